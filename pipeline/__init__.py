@@ -1,0 +1,1 @@
+"""Everything around the kernels: formats, datasets, planning, cluster, execution, CLI."""
