@@ -1,0 +1,5 @@
+"""``python -m pipeline`` runs the ``boardsweep`` command line."""
+
+from .cli import main
+
+main()

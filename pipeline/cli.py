@@ -1,0 +1,154 @@
+"""The ``boardsweep`` command line. Data goes to stdout; logs, progress and errors to stderr."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+
+import solvers
+from solvers.interface import ParamError
+
+from . import judge as judge_mode
+from . import report as reports
+from . import store
+from .cluster import open_client
+from .config import ClusterSpec, JobSpec, load_config
+from .errors import BoardsweepError, InputError, JobError
+from .execute import dask_runner, local_runner
+from .jobs import run_job, solve_count, solve_solutions
+from .plan import plan_count_job
+from .progress import log
+from .tasks import warm_up
+
+__all__ = ["cli", "main"]
+
+
+class _Group(click.Group):
+    """A click group that turns :class:`BoardsweepError` into one line and its exit status."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except BoardsweepError as exc:
+            click.echo(f"boardsweep: error: {exc}", err=True)
+            ctx.exit(exc.exit_code)
+
+
+def cluster_options(func):
+    """The options that choose where tasks run, shared by ``run`` and ``solve``."""
+    func = click.option("--scheduler-file", type=click.Path(dir_okay=False),
+                        help="Connect to the scheduler named in this file (waits for it).")(func)
+    func = click.option("--scheduler", metavar="ADDRESS",
+                        help="Use an existing Dask scheduler, e.g. tcp://host:8786.")(func)
+    func = click.option("--workers", type=click.IntRange(min=1),
+                        help="Worker processes of the local cluster (default: one per core).")(func)
+    return func
+
+
+@contextmanager
+def _runner(spec: ClusterSpec, workers, scheduler, scheduler_file, problems: list[str]):
+    """A Dask runner on the chosen cluster, every worker's kernels warmed first."""
+    with open_client(spec, workers=workers, scheduler=scheduler,
+                     scheduler_file=scheduler_file) as client:
+        seconds = client.run(warm_up, problems)
+        log(f"{len(seconds)} workers ready (kernel warm-up "
+            f"{max(seconds.values(), default=0):.2f} s)")
+        yield dask_runner(client), len(seconds)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="boardsweep")
+def cli() -> None:
+    """boardsweep: exhaustive board searches on a Dask cluster, results in Parquet."""
+
+
+@cli.command()
+@click.argument("config", default="config.yaml", type=click.Path(dir_okay=False))
+@click.option("--job", "job_names", multiple=True, help="Run only this job (repeatable).")
+@click.option("--output", type=click.Path(file_okay=False),
+              help="Results folder (default: the config's).")
+@cluster_options
+@click.option("--fresh", is_flag=True, help="Ignore fragments of earlier runs and start over.")
+def run(config, job_names, output, workers, scheduler, scheduler_file, fresh) -> None:
+    """Run every job of CONFIG (default config.yaml) into <output>/<job>/."""
+    cfg = load_config(config)
+    known = {job.name: job for job in cfg.jobs}
+    for name in job_names:
+        if name not in known:
+            raise InputError(f"no job named '{name}': the jobs are {', '.join(known)}", config)
+    jobs = [known[name] for name in job_names] if job_names else cfg.jobs
+    out = output or cfg.output
+    failures: list[JobError] = []
+    with store.output_lock(out):
+        if fresh:
+            for job in jobs:
+                store.remove_fragments(out, job.name)
+        problems = sorted({job.problem for job in jobs})
+        with _runner(cfg.cluster, workers, scheduler, scheduler_file, problems) as (runner, n):
+            for job in jobs:
+                try:
+                    run_job(job, out, runner, n, config)
+                except JobError as exc:
+                    log(f"error: {exc}")
+                    failures.append(exc)
+    if failures:
+        raise failures[0]
+
+
+@cli.group(cls=_Group)
+def solve() -> None:
+    """Answer one problem instance and print the answer (data on stdout)."""
+
+
+@solve.command("nqueens")
+@click.argument("n", type=int)
+@click.option("--solutions", "solutions_path", type=click.Path(dir_okay=False),
+              help="Also write every solution to this Parquet file.")
+@cluster_options
+def solve_nqueens(n, solutions_path, workers, scheduler, scheduler_file) -> None:
+    """Print Q(N), the number of ways to place N non-attacking queens on an N x N board."""
+    module = solvers.get("nqueens")
+    spec = {"n": n}
+    try:
+        module.points(spec)
+    except ParamError as exc:
+        raise InputError(f"nqueens: {exc}") from None
+    on_cluster = workers or scheduler or scheduler_file or solutions_path or len(
+        plan_count_job(JobSpec("solve", "nqueens", spec), module, 2)) > 1
+    if not on_cluster:
+        table = solve_count("nqueens", spec, local_runner, 1)
+    else:
+        with _runner(ClusterSpec(), workers, scheduler, scheduler_file, ["nqueens"]) as (runner,
+                                                                                      count):
+            table = solve_count("nqueens", spec, runner, count)
+            if solutions_path:
+                rows = solve_solutions("nqueens", {"n": n}, runner, solutions_path)
+                log(f"{rows} solutions written to {solutions_path}")
+    click.echo(int(table.column("count")[0].as_py()))
+
+
+@cli.command()
+@click.argument("problem", type=click.Choice(sorted(judge_mode.JUDGES)))
+def judge(problem) -> None:
+    """Read PROBLEM's seed input on stdin, write the seed's exact output on stdout."""
+    out = sys.stdout.buffer
+    for chunk in judge_mode.JUDGES[problem](sys.stdin.read(), "<stdin>"):
+        out.write(chunk)
+    out.flush()
+
+
+@cli.command()
+@click.argument("results_dir", type=click.Path(exists=True, file_okay=False))
+def report(results_dir) -> None:
+    """Print summary tables of RESULTS_DIR's jobs and draw PNG plots beside them."""
+    shown = reports.report(Path(results_dir), sys.stdout)
+    if not shown:
+        raise InputError("no job results found (expected <job>/counts.parquet)", results_dir)
+
+
+def main() -> None:
+    """Entry point of the ``boardsweep`` console script."""
+    cli(prog_name="boardsweep")

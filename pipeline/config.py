@@ -1,0 +1,218 @@
+"""Load and validate ``config.yaml``: the output folder, the cluster, and the jobs to run.
+
+Every mapping read from YAML remembers the line it starts on and the line of each key, so a
+bad value is reported as ``config.yaml:12: jobs[1] (queens): 'n' = 40 is out of range ...``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+import solvers
+from solvers.interface import ParamError
+
+from .errors import InputError
+
+__all__ = ["Config", "ClusterSpec", "JobSpec", "load_config", "parse_job", "CLUSTER_KINDS"]
+
+TOP_KEYS = {"output", "cluster", "jobs"}
+CLUSTER_KINDS: dict[str, set[str]] = {
+    "local": {"workers", "threads_per_worker", "memory_limit", "dashboard_address"},
+    "address": {"address", "timeout"},
+    "scheduler-file": {"path", "timeout"},
+    "slurm": {"workers", "cores", "memory", "walltime", "queue", "account", "job_extra"},
+}
+# keys every job may have whatever its problem; the rest belong to the problem's own spec
+JOB_KEYS = {"name", "problem", "solutions"}
+JOB_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+class _LinedDict(dict):
+    """A dict that remembers the YAML line of itself (``line``) and of each key (``key_line``)."""
+
+    line: int = 0
+    key_line: dict
+
+
+class _LineLoader(yaml.SafeLoader):
+    """SafeLoader whose mappings are :class:`_LinedDict` with 1-based line numbers."""
+
+    def construct_mapping(self, node, deep=False):  # noqa: D102 - yaml hook
+        mapping = _LinedDict(super().construct_mapping(node, deep=True))
+        mapping.line = node.start_mark.line + 1
+        mapping.key_line = {
+            self.construct_object(k, deep=True): k.start_mark.line + 1 for k, _ in node.value
+        }
+        return mapping
+
+
+_LineLoader.add_constructor(
+    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping
+)
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    """Where tasks run: ``kind`` is one of :data:`CLUSTER_KINDS`, ``options`` its settings."""
+
+    kind: str = "local"
+    options: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """One job: a name, a registered problem, and the problem's own keys (``spec``)."""
+
+    name: str
+    problem: str
+    spec: dict
+    solutions: bool = False
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Config:
+    """A whole config file, validated."""
+
+    path: str
+    output: str
+    cluster: ClusterSpec
+    jobs: list[JobSpec]
+
+
+def _line_of(mapping: Any, key: str | None = None) -> int | None:
+    if not isinstance(mapping, _LinedDict):
+        return None
+    if key is not None and key in mapping.key_line:
+        return mapping.key_line[key]
+    return mapping.line
+
+
+def _plain(value: Any) -> Any:
+    """Strip the line bookkeeping: plain dicts and lists all the way down."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _unknown_key(mapping: Mapping, allowed: set[str], what: str, path: str) -> None:
+    for key in mapping:
+        if key not in allowed:
+            raise InputError(
+                f"{what}: unknown key '{key}': expected one of {', '.join(sorted(allowed))}",
+                path,
+                _line_of(mapping, key),
+            )
+
+
+def parse_cluster(raw: Any, path: str) -> ClusterSpec:
+    """Validate the ``cluster:`` mapping."""
+    if raw is None:
+        return ClusterSpec()
+    if not isinstance(raw, dict):
+        raise InputError("'cluster' must be a mapping like {kind: local, workers: 2}", path)
+    kind = raw.get("kind", "local")
+    if kind not in CLUSTER_KINDS:
+        raise InputError(
+            f"cluster: unknown kind '{kind}': expected one of {', '.join(CLUSTER_KINDS)}",
+            path,
+            _line_of(raw, "kind"),
+        )
+    options = {k: v for k, v in raw.items() if k != "kind"}
+    _unknown_key(options, CLUSTER_KINDS[kind], f"cluster (kind {kind})", path)
+    workers = options.get("workers")
+    if workers is not None and (
+        not isinstance(workers, int) or isinstance(workers, bool) or workers < 1
+    ):
+        raise InputError(
+            f"cluster: 'workers' must be a positive integer, not {workers!r}",
+            path,
+            _line_of(raw, "workers"),
+        )
+    required = {"address": "address", "scheduler-file": "path"}.get(kind)
+    if required and required not in options:
+        raise InputError(f"cluster (kind {kind}): missing key '{required}'", path, _line_of(raw))
+    return ClusterSpec(kind, _plain(options))
+
+
+def parse_job(raw: Any, index: int, path: str) -> JobSpec:
+    """Validate one entry of ``jobs:`` against its problem's parameters."""
+    if not isinstance(raw, dict):
+        raise InputError(f"jobs[{index}] must be a mapping with 'name' and 'problem'", path)
+    line = _line_of(raw)
+    for key in ("name", "problem"):
+        if key not in raw:
+            raise InputError(f"jobs[{index}]: missing key '{key}'", path, line)
+    name = raw["name"]
+    if not isinstance(name, str) or not JOB_NAME.match(name):
+        raise InputError(
+            f"jobs[{index}]: name {name!r} must be letters, digits, '_', '.' or '-'",
+            path,
+            _line_of(raw, "name"),
+        )
+    where = f"jobs[{index}] ({name})"
+    try:
+        module = solvers.get(raw["problem"])
+    except ParamError as exc:
+        raise InputError(f"{where}: {exc}", path, _line_of(raw, "problem")) from None
+    solutions = raw.get("solutions", False)
+    if not isinstance(solutions, bool) or (solutions and not hasattr(module, "solutions")):
+        raise InputError(
+            f"{where}: 'solutions' must be true or false, and only problems that enumerate"
+            " solutions accept it",
+            path,
+            _line_of(raw, "solutions"),
+        )
+    spec = {k: v for k, v in raw.items() if k not in JOB_KEYS}
+    try:
+        if module.KIND == "count":
+            module.points(_plain(spec))
+        else:
+            module.check_spec(_plain(spec))
+    except ParamError as exc:
+        bad = re.search(r"'([^']+)'", str(exc))
+        key_line = _line_of(raw, bad.group(1)) if bad else line
+        raise InputError(f"{where}: {exc}", path, key_line) from None
+    return JobSpec(name, raw["problem"], _plain(spec), solutions, line)
+
+
+def load_config(path: str | Path) -> Config:
+    """Read and validate a config file; :class:`InputError` names the file and line at fault."""
+    path = str(path)
+    try:
+        text = Path(path).read_text()
+    except OSError as exc:
+        raise InputError(f"cannot read config: {exc.strerror}", path) from None
+    try:
+        raw = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise InputError(
+            f"malformed YAML: {problem}", path, mark.line + 1 if mark else None
+        ) from None
+    if not isinstance(raw, dict):
+        raise InputError("expected a mapping with 'jobs' (and optionally 'output', 'cluster')",
+                         path)
+    _unknown_key(raw, TOP_KEYS, "config", path)
+    jobs_raw = raw.get("jobs")
+    if not isinstance(jobs_raw, list) or not jobs_raw:
+        raise InputError("'jobs' must be a non-empty list", path, _line_of(raw, "jobs"))
+    output = raw.get("output", "results")
+    if not isinstance(output, str) or not output:
+        raise InputError("'output' must be a folder name", path, _line_of(raw, "output"))
+    jobs = [parse_job(job, i, path) for i, job in enumerate(jobs_raw)]
+    seen: set[str] = set()
+    for job in jobs:
+        if job.name in seen:
+            raise InputError(f"duplicate job name '{job.name}'", path, job.line)
+        seen.add(job.name)
+    return Config(path, output, parse_cluster(raw.get("cluster"), path), jobs)

@@ -1,0 +1,43 @@
+"""The N-queens seed format (AcWing 843): input one integer n; output every solution as n rows
+of ``.`` and ``Q`` followed by a blank line, solutions in lexicographic order."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import InputError
+
+__all__ = ["parse", "render", "MAX_JUDGE_N"]
+
+MAX_JUDGE_N = 32
+
+
+def parse(text: str, path: str = "<stdin>") -> int:
+    """Read the board size n from the seed's input (one integer; blank lines around it ignored)."""
+    lines = [(i, line.strip()) for i, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not lines:
+        raise InputError("expected one integer n (the board size), found no input", path)
+    number, first = lines[0]
+    try:
+        n = int(first)
+    except ValueError:
+        raise InputError(f"expected one integer n (the board size), not {first!r}", path,
+                         number) from None
+    if len(lines) > 1:
+        raise InputError(f"expected nothing after n, found {lines[1][1]!r}", path, lines[1][0])
+    if not 1 <= n <= MAX_JUDGE_N:
+        raise InputError(f"n = {n} is out of range: expected 1 <= n <= {MAX_JUDGE_N}", path, number)
+    return n
+
+
+def render(n: int, solutions: np.ndarray) -> bytes:
+    """The seed's output for ``solutions`` (int8 [k, n], column of each row's queen)."""
+    k = solutions.shape[0]
+    board = np.full((k, n + 1, n + 1), ord("."), dtype=np.uint8)
+    board[:, :, n] = ord("\n")
+    board[:, n, :] = 0  # the blank line: a lone newline, padding removed below
+    board[:, n, 0] = ord("\n")
+    rows = np.arange(n)
+    board[np.arange(k)[:, None], rows[None, :], solutions.astype(np.intp)] = ord("Q")
+    flat = board.reshape(-1)
+    return flat[flat != 0].tobytes()

@@ -1,0 +1,185 @@
+"""One job end to end: plan, skip finished tasks, run the rest, write fragments, merge, manifest.
+
+A fragment is written the moment its task's result arrives, so an interrupted run loses only
+the tasks in flight, and a rerun computes just the tasks without a fragment.  The merged tables
+are written only when every planned task has its fragment.
+"""
+
+from __future__ import annotations
+
+import platform
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict
+from importlib.metadata import version as package_version
+from pathlib import Path
+
+import pyarrow as pa
+
+import solvers
+
+from . import results, store
+from .config import JobSpec
+from .errors import JobError
+from .execute import Call, Runner
+from .plan import plan_count_job, plan_solutions
+from .progress import Progress, log
+from .tasks import run_count_task, run_solutions_task
+
+__all__ = ["run_job", "solve_count", "solve_solutions", "TaskStats"]
+
+
+class TaskStats:
+    """Tasks planned, already done (skipped), run now and failed, with the CPU seconds used."""
+
+    def __init__(self) -> None:
+        self.planned = self.skipped = self.run = 0
+        self.failed: list[str] = []
+        self.cpu_seconds = 0.0
+
+    def as_dict(self) -> dict:
+        """The counters as they go into ``manifest.json``."""
+        return {"planned": self.planned, "skipped": self.skipped, "run": self.run,
+                "failed": len(self.failed), "failures": self.failed[:20],
+                "cpu_seconds": round(self.cpu_seconds, 3)}
+
+
+def _run_into_fragments(
+    job: JobSpec, output: Path, table: str, tasks: list, make_call: Callable[[object], Call],
+    make_fragment: Callable[[object, dict], pa.Table], runner: Runner, stats: TaskStats,
+) -> None:
+    """Run the tasks that have no ``table`` fragment yet, writing each fragment as it arrives."""
+    done = store.existing_fragments(output, job.name, table)
+    todo = {t.key: t for t in tasks if t.key not in done}
+    stats.planned += len(tasks)
+    stats.skipped += len(tasks) - len(todo)
+    if not todo:
+        return
+    progress = Progress(f"{job.name} ({table})", len(todo))
+    for call, result, error in runner(make_call(t) for t in todo.values()):
+        task = todo[call.key]
+        if error is not None:
+            stats.failed.append(f"{call.name}-{call.key} {task.params}: "
+                                f"{type(error).__name__}: {error}")
+            progress.advance(ok=False)
+            continue
+        store.write_table(make_fragment(task, result),
+                          store.fragment_path(output, job.name, table, task.key))
+        stats.run += 1
+        stats.cpu_seconds += result["cpu_seconds"]
+        progress.advance()
+    progress.close()
+
+
+def _count_call(task) -> Call:
+    return Call("count", task.key, run_count_task,
+                (task.problem, task.params, task.depth, task.stride, task.offset))
+
+
+def _solutions_call(task) -> Call:
+    return Call("solutions", task.key, run_solutions_task, (task.problem, task.params, task.prefix))
+
+
+def _manifest(job: JobSpec, config_path: str | None, stats: TaskStats, wall: float,
+              tables: list[str], complete: bool) -> dict:
+    versions = {name: package_version(name)
+                for name in ("boardsweep", "numba", "numpy", "dask", "distributed", "pyarrow")}
+    versions["python"] = platform.python_version()
+    return {
+        "job": asdict(job), "config": config_path, "complete": complete, "tables": tables,
+        "solver_version": solvers.get(job.problem).VERSION, "versions": versions,
+        "tasks": stats.as_dict(), "wall_seconds": round(wall, 3),
+        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "argv": sys.argv,
+    }
+
+
+def run_job(job: JobSpec, output: str | Path, runner: Runner, workers: int,
+            config_path: str | None = None) -> dict:
+    """Run one job into ``<output>/<job.name>/`` and return its manifest.
+
+    Raises :class:`JobError` (after writing a manifest marked incomplete) if any task failed.
+    """
+    start = time.monotonic()
+    output = Path(output)
+    module = solvers.get(job.problem)
+    stats = TaskStats()
+    count_tasks = plan_count_job(job, module, workers)
+    _run_into_fragments(
+        job, output, "counts", count_tasks, _count_call,
+        lambda t, r: results.counts_fragment(t.problem, module.outputs(t.params), r, t.key),
+        runner, stats,
+    )
+    solution_tasks = []
+    if job.solutions:
+        for params in module.points(job.spec):
+            solution_tasks += plan_solutions(job, module, params)
+        _run_into_fragments(
+            job, output, "solutions", solution_tasks, _solutions_call,
+            lambda t, r: results.solutions_table(t.params["n"], r["solutions"]),
+            runner, stats,
+        )
+    folder = output / job.name
+    complete = not stats.failed
+    tables: list[str] = []
+    if complete:
+        fragments = (store.read_table(store.fragment_path(output, job.name, "counts", t.key))
+                     for t in count_tasks)
+        store.write_table(results.merge_counts(fragments), folder / "counts.parquet")
+        tables.append("counts.parquet")
+        if job.solutions:
+            store.stream_concat(
+                (store.read_table(store.fragment_path(output, job.name, "solutions", t.key))
+                 for t in solution_tasks),
+                results.SOLUTIONS, folder / "solutions.parquet",
+            )
+            tables.append("solutions.parquet")
+    manifest = _manifest(job, config_path, stats, time.monotonic() - start, tables, complete)
+    store.write_json(manifest, folder / "manifest.json")
+    if not complete:
+        raise JobError(
+            f"job {job.name}: {len(stats.failed)} of {stats.planned} tasks failed, first: "
+            f"{stats.failed[0]}; the {stats.run + stats.skipped} finished fragments are kept, "
+            "run again to retry the rest"
+        )
+    log(f"{job.name}: {stats.run} tasks run, {stats.skipped} skipped, "
+        f"{time.monotonic() - start:.1f} s -> {folder}")
+    return manifest
+
+
+def solve_count(problem: str, spec: dict, runner: Runner, workers: int) -> pa.Table:
+    """Answer a count problem without writing anything: the merged counts table, exact."""
+    module = solvers.get(problem)
+    tasks = {t.key: t for t in plan_count_job(JobSpec("solve", problem, spec), module, workers)}
+    fragments = []
+    for call, result, error in runner(_count_call(t) for t in tasks.values()):
+        if error is not None:
+            raise JobError(f"task {call.key} failed: {type(error).__name__}: {error}")
+        task = tasks[call.key]
+        fragments.append(results.counts_fragment(problem, module.outputs(task.params), result,
+                                                 task.key))
+    return results.merge_counts(fragments)
+
+
+def solve_solutions(problem: str, params: dict, runner: Runner, path: str | Path) -> int:
+    """Enumerate every solution of ``params`` into one Parquet file in order; return the count.
+
+    Results are written as soon as every earlier task's are, so memory holds only the tasks
+    that finished out of order.
+    """
+    module = solvers.get(problem)
+    tasks = {t.key: t for t in plan_solutions(JobSpec("solve", problem, {}), module, params)}
+
+    def in_order():
+        pending: dict[int, pa.Table] = {}
+        next_index = 0
+        for call, result, error in runner(_solutions_call(t) for t in tasks.values()):
+            if error is not None:
+                raise JobError(f"task {call.key} failed: {type(error).__name__}: {error}")
+            pending[tasks[call.key].index] = results.solutions_table(params["n"],
+                                                                     result["solutions"])
+            while next_index in pending:
+                yield pending.pop(next_index)
+                next_index += 1
+
+    return store.stream_concat(in_order(), results.SOLUTIONS, path)

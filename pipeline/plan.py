@@ -1,0 +1,107 @@
+"""Planning: a pure function from a job and a worker count to the list of tasks to run.
+
+A count point (one parameter set, e.g. ``n = 16``) is split by the solver's prefixes (partial
+placements of the first ``depth`` rows).  Prefixes differ wildly in cost, so a task takes every
+``stride``-th prefix starting at ``offset`` (round robin), which balances tasks without knowing
+the cost of each prefix.  The depth is the shallowest one that gives enough prefixes for the
+number of tasks wanted, and that number comes from the solver's cost estimate and the worker
+count: every worker gets several tasks, none much below ``MIN_TASK_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from types import ModuleType
+
+from .config import JobSpec
+
+__all__ = ["CountTask", "SolutionsTask", "plan_count_job", "plan_solutions", "task_count_for",
+           "MIN_TASK_SECONDS", "MAX_TASK_SECONDS"]
+
+MIN_TASK_SECONDS = 0.1  # below this, Dask's ~5 ms per task and numba start-up start to show
+MAX_TASK_SECONDS = 2.0  # above this, a lost worker or an interrupted run loses too much
+TASKS_PER_WORKER = 4  # enough to even out unequal prefixes
+MAX_TASKS_PER_POINT = 20_000
+
+
+def _key(*parts: object) -> str:
+    """A short stable hash of the JSON of ``parts``: the task's identity across runs."""
+    blob = json.dumps(parts, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(blob).hexdigest()[:20]
+
+
+@dataclass(frozen=True)
+class CountTask:
+    """Count the completions of prefixes ``offset::stride`` at ``depth`` for one point."""
+
+    job: str
+    problem: str
+    params: dict
+    depth: int
+    stride: int
+    offset: int
+    key: str
+
+
+@dataclass(frozen=True)
+class SolutionsTask:
+    """Enumerate every solution of one point below the fixed first rows ``prefix``."""
+
+    job: str
+    problem: str
+    params: dict
+    prefix: tuple[int, ...]
+    index: int
+    key: str
+
+
+def task_count_for(cost_seconds: float, workers: int) -> int:
+    """How many tasks to split a point estimated at ``cost_seconds`` of one core into."""
+    if cost_seconds < 2 * MIN_TASK_SECONDS:
+        return 1
+    wanted = max(TASKS_PER_WORKER * workers, math.ceil(cost_seconds / MAX_TASK_SECONDS))
+    return max(1, min(wanted, int(cost_seconds / MIN_TASK_SECONDS), MAX_TASKS_PER_POINT))
+
+
+def _split(module: ModuleType, params: dict, tasks: int) -> tuple[int, int]:
+    """Choose (depth, stride): the shallowest depth with at least two prefixes per task."""
+    if tasks <= 1:
+        return 0, 1
+    deepest = module.max_depth(params)
+    for depth in range(1, deepest + 1):
+        available = len(module.prefixes(params, depth))
+        if available >= 2 * tasks or depth == deepest:
+            return depth, max(1, min(tasks, available))
+    return 0, 1
+
+
+def plan_count_job(job: JobSpec, module: ModuleType, workers: int) -> list[CountTask]:
+    """Every task of a count job, in submission order (largest points first)."""
+    tasks: list[CountTask] = []
+    points = module.points(job.spec)
+    cost = getattr(module, "cost", lambda params: 1.0)
+    for params in sorted(points, key=cost, reverse=True):
+        depth, stride = _split(module, params, task_count_for(cost(params), workers))
+        for offset in range(stride):
+            key = _key(job.problem, params, depth, stride, offset, module.VERSION)
+            tasks.append(CountTask(job.name, job.problem, params, depth, stride, offset, key))
+    return tasks
+
+
+def plan_solutions(job: JobSpec, module: ModuleType, params: dict) -> list[SolutionsTask]:
+    """Tasks that enumerate every solution of ``params``, one per first-row column, in order.
+
+    Concatenating their results in task order gives the solutions in lexicographic order.
+    """
+    n = params["n"]
+    prefixes: list[tuple[int, ...]] = [()] if n < 8 else [(c,) for c in range(n)]
+    return [
+        SolutionsTask(
+            job.name, job.problem, params, prefix, i,
+            _key("solutions", job.problem, params, prefix, module.VERSION),
+        )
+        for i, prefix in enumerate(prefixes)
+    ]

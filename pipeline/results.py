@@ -1,0 +1,106 @@
+"""Result tables: their schemas, one fragment per task, and the exact merge of fragments.
+
+Counts are stored as ``decimal128(38, 0)``: exact integers up to 10^38, never floats, and
+pyarrow raises rather than wraps if a value does not fit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+
+import numpy as np
+import pyarrow as pa
+
+__all__ = [
+    "COUNT", "COUNTS_FRAGMENT", "COUNTS", "SOLUTIONS",
+    "counts_fragment", "merge_counts", "solutions_table", "count_values",
+]
+
+COUNT = pa.decimal128(38, 0)
+
+COUNTS_FRAGMENT = pa.schema([
+    ("problem", pa.string()),
+    ("n", pa.int32()),
+    ("queens", pa.int32()),
+    ("rooks", pa.int32()),
+    ("count", COUNT),
+    ("nodes", pa.int64()),
+    ("prefixes", pa.int64()),
+    ("cpu_seconds", pa.float64()),
+    ("task", pa.string()),
+])
+
+COUNTS = pa.schema([
+    ("problem", pa.string()),
+    ("n", pa.int32()),
+    ("queens", pa.int32()),
+    ("rooks", pa.int32()),
+    ("count", COUNT),
+    ("tasks", pa.int32()),
+    ("cpu_seconds", pa.float64()),
+    ("nodes", pa.int64()),
+])
+
+SOLUTIONS = pa.schema([("n", pa.int32()), ("solution", pa.list_(pa.int8()))])
+
+
+def counts_fragment(problem: str, outputs: list[dict], result: dict, task: str) -> pa.Table:
+    """The fragment of one count task: one row per output row of its point."""
+    rows = len(outputs)
+    return pa.table(
+        {
+            "problem": [problem] * rows,
+            "n": [o["n"] for o in outputs],
+            "queens": [o["queens"] for o in outputs],
+            "rooks": [o["rooks"] for o in outputs],
+            "count": [Decimal(c) for c in result["counts"]],
+            "nodes": [result["nodes"]] * rows,
+            "prefixes": [result["prefixes"]] * rows,
+            "cpu_seconds": [result["cpu_seconds"]] * rows,
+            "task": [task] * rows,
+        },
+        schema=COUNTS_FRAGMENT,
+    )
+
+
+def merge_counts(fragments: Iterable[pa.Table]) -> pa.Table:
+    """Sum fragments exactly into one row per (problem, n, queens, rooks), sorted."""
+    merged: dict[tuple, dict] = {}
+    for table in fragments:
+        for row in table.to_pylist():
+            key = (row["problem"], row["n"], row["queens"], row["rooks"])
+            acc = merged.setdefault(key, {"count": 0, "tasks": 0, "cpu_seconds": 0.0, "nodes": 0})
+            acc["count"] += int(row["count"])
+            acc["tasks"] += 1
+            acc["cpu_seconds"] += row["cpu_seconds"]
+            acc["nodes"] += row["nodes"]
+    keys = sorted(merged)
+    return pa.table(
+        {
+            "problem": [k[0] for k in keys],
+            "n": [k[1] for k in keys],
+            "queens": [k[2] for k in keys],
+            "rooks": [k[3] for k in keys],
+            "count": [Decimal(merged[k]["count"]) for k in keys],
+            "tasks": [merged[k]["tasks"] for k in keys],
+            "cpu_seconds": [merged[k]["cpu_seconds"] for k in keys],
+            "nodes": [merged[k]["nodes"] for k in keys],
+        },
+        schema=COUNTS,
+    )
+
+
+def count_values(table: pa.Table) -> list[int]:
+    """The ``count`` column as exact Python ints."""
+    return [int(v) for v in table.column("count").to_pylist()]
+
+
+def solutions_table(n: int, rows: np.ndarray) -> pa.Table:
+    """Solutions of size ``n`` (an int8 array [k, n]) as a table with columns n, solution."""
+    rows = np.ascontiguousarray(rows, dtype=np.int8).reshape(-1, n)
+    k = rows.shape[0]
+    offsets = pa.array(np.arange(0, (k + 1) * n, n, dtype=np.int32))
+    solution = pa.ListArray.from_arrays(offsets, pa.array(rows.reshape(-1)))
+    return pa.table({"n": pa.array(np.full(k, n, dtype=np.int32)), "solution": solution},
+                    schema=SOLUTIONS)

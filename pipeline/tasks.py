@@ -1,0 +1,53 @@
+"""The functions Dask runs on workers: call a solver, time it, return plain Python results.
+
+They take everything they need as arguments (workers never see the driver's config) and return
+exact Python ints, so the driver can write the fragment and nothing is lost in transit.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+import solvers
+
+__all__ = ["run_count_task", "run_solutions_task", "warm_up"]
+
+
+def run_count_task(problem: str, params: dict, depth: int, stride: int, offset: int) -> dict:
+    """Count prefixes ``offset::stride`` at ``depth``: exact weighted totals per output row."""
+    module = solvers.get(problem)
+    start = time.thread_time()
+    prefixes = module.prefixes(params, depth).take(slice(offset, None, stride))
+    result = module.count(params, prefixes)
+    weights = [int(w) for w in prefixes.weight.tolist()]
+    totals = [
+        sum(w * int(c) for w, c in zip(weights, column.tolist(), strict=True))
+        for column in np.asarray(result.counts).T
+    ]
+    return {
+        "counts": totals,
+        "nodes": int(np.asarray(result.nodes, dtype=np.int64).sum()),
+        "prefixes": len(prefixes),
+        "cpu_seconds": time.thread_time() - start,
+    }
+
+
+def run_solutions_task(problem: str, params: dict, prefix: tuple[int, ...]) -> dict:
+    """Every solution below ``prefix``, as an int8 array of shape [k, n]."""
+    module = solvers.get(problem)
+    start = time.thread_time()
+    rows = module.solutions(params["n"], prefix)
+    return {"solutions": rows, "cpu_seconds": time.thread_time() - start}
+
+
+def warm_up(problems: list[str]) -> float:
+    """Import each problem's module and run its smallest case: loads the numba cache. Seconds."""
+    start = time.perf_counter()
+    for name in problems:
+        module = solvers.get(name)
+        warm = getattr(module, "warm_up", None)
+        if warm is not None:
+            warm()
+    return time.perf_counter() - start

@@ -1,0 +1,39 @@
+"""Shared fixtures: a repository root, a real two-process Dask cluster, small config files."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BOARDSWEEP = [sys.executable, "-m", "pipeline"]
+
+
+@pytest.fixture(scope="session")
+def dask_client():
+    """A real ``distributed.LocalCluster`` with 2 worker processes, shared by the session."""
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
+        yield client
+
+
+@pytest.fixture
+def write_config(tmp_path):
+    """Write a config file in a temp folder and return its path."""
+
+    def write(text: str, name: str = "config.yaml") -> Path:
+        path = tmp_path / name
+        path.write_text(text)
+        return path
+
+    return write
+
+
+def run_env() -> dict:
+    """Environment for subprocesses: this interpreter's packages, no terminal colour."""
+    return {**os.environ, "NO_COLOR": "1"}

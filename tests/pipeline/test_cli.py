@@ -1,0 +1,106 @@
+"""The command line through real subprocesses: answers on stdout, errors as one line, exit 2."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pyarrow.parquet as pq
+import pytest
+
+from tests.conftest import BOARDSWEEP, ROOT, run_env
+
+
+def boardsweep(*args: str, stdin: str | None = None, cwd=None) -> subprocess.CompletedProcess:
+    """Run the command line as a user would and capture everything."""
+    return subprocess.run([*BOARDSWEEP, *args], input=stdin, capture_output=True, text=True,
+                          cwd=cwd or ROOT, env=run_env(), timeout=300)
+
+
+def test_solve_nqueens_prints_the_count_alone():
+    done = boardsweep("solve", "nqueens", "10")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "724\n"
+
+
+def test_judge_nqueens_matches_the_seed_sample_byte_for_byte():
+    sample = (ROOT / "data" / "nqueens_sample.txt").read_text()
+    done = boardsweep("judge", "nqueens", stdin=sample)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (ROOT / "data" / "nqueens_sample.out").read_text()
+
+
+def test_judge_nqueens_n8_lists_92_boards_in_order():
+    done = boardsweep("judge", "nqueens", stdin="8\n")
+    boards = done.stdout.split("\n\n")
+    assert boards[-1] == "" and len(boards) == 93
+    assert boards[0].splitlines() == ["Q.......", "....Q...", ".......Q", ".....Q..",
+                                      "..Q.....", "......Q.", ".Q......", "...Q...."]
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        (("solve", "nqueens", "33"), None, "nqueens: 'n' = 33 is out of range: expected 1 <= n <= 32"),
+        (("solve", "nqueens", "0"), None, "'n' = 0 is out of range"),
+        (("solve", "nqueens", "eight"), None, "'eight' is not a valid integer"),
+        (("solve", "chess", "8"), None, "No such command 'chess'"),
+        (("judge", "nqueens"), "x\n", "<stdin>:1: expected one integer n (the board size), not 'x'"),
+        (("judge", "nqueens"), "40\n", "<stdin>:1: n = 40 is out of range"),
+        (("judge", "nqueens"), "", "<stdin>: expected one integer n"),
+        (("judge", "nqueens"), "4\n5\n", "<stdin>:2: expected nothing after n"),
+        (("judge", "sudoku"), "", "Invalid value for 'PROBLEM'"),
+        (("run", "no/such/config.yaml"), None, "no/such/config.yaml: cannot read config"),
+        (("report", "no/such/dir"), None, "does not exist"),
+    ],
+)
+def test_bad_input_is_one_clear_line_and_exit_2(args, stdin, message):
+    done = boardsweep(*args, stdin=stdin)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert done.stdout == ""
+
+
+def test_run_with_bad_config_writes_nothing(tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_text(f"output: {tmp_path / 'out'}\njobs:\n  - {{name: q, problem: nqueens, "
+                      "n: \"4..40\"}\n")
+    done = boardsweep("run", str(config))
+    assert done.returncode == 2
+    assert f"{config}:3: jobs[0] (q): 'n' = 33 is out of range" in done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_run_unknown_job_name(tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_text("jobs: [{name: q, problem: nqueens, n: 4}]\n")
+    done = boardsweep("run", str(config), "--job", "nope", "--output", str(tmp_path / "o"))
+    assert done.returncode == 2 and "no job named 'nope': the jobs are q" in done.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_run_then_report(tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_text(f"output: {tmp_path / 'out'}\ncluster: {{kind: local, workers: 2}}\n"
+                      "jobs:\n  - {name: q, problem: nqueens, n: \"1..12\", solutions: true}\n")
+    done = boardsweep("run", str(config))
+    assert done.returncode == 0, done.stderr
+    assert "dashboard:" in done.stderr
+    counts = pq.read_table(tmp_path / "out" / "q" / "counts.parquet")
+    assert [int(c) for c in counts.column("count").to_pylist()] == [
+        1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200]
+    solutions = pq.read_table(tmp_path / "out" / "q" / "solutions.parquet")
+    assert solutions.num_rows == 1 + 2 + 10 + 4 + 40 + 92 + 352 + 724 + 2680 + 14200
+    shown = boardsweep("report", str(tmp_path / "out"))
+    assert shown.returncode == 0, shown.stderr
+    assert "== q" in shown.stdout and "14200" in shown.stdout
+    assert (tmp_path / "out" / "q" / "counts.png").stat().st_size > 0
+
+
+def test_solve_writes_every_solution(tmp_path):
+    out = tmp_path / "sol.parquet"
+    done = boardsweep("solve", "nqueens", "9", "--solutions", str(out), "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "352\n"
+    table = pq.read_table(out)
+    rows = table.column("solution").to_pylist()
+    assert len(rows) == 352 and rows == sorted(rows)
