@@ -1,0 +1,111 @@
+"""Speed of the walled-board kernels (solvers.max_rooks); prints the table quoted in README.
+
+    python benchmarks/max_rooks_kernel.py [--boards 100000] [--scipy-timeout 60]
+
+1. Maximum on one big board: our Hopcroft-Karp (graph build included, warm JIT) against
+   scipy.sparse.csgraph.maximum_bipartite_matching on the same segment graph, run in a child
+   process and abandoned after --scipy-timeout seconds ("n/a").
+2. solve_batch per board on random 8 x 8 boards at wall density 0.25, without and with counts.
+3. The seeds' exhaustive backtracking (max_rooks_dfs, one call per board) against solve_batch
+   with counts, per board, on the sizes it finishes quickly.
+All timings in one process, one core; compare ratios rather than absolute seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import time
+
+import numpy as np
+
+from solvers import max_rooks as mr
+from solvers.max_rooks_match import build_graph
+
+
+def segment_graph(batch: dict) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """CSR (ptr, adj) of board 0's segment graph and its (row, column) segment counts."""
+    r, c = int(batch["rows"][0]), int(batch["cols"][0])
+    n = r * c
+    ptr, adj = np.empty(n + 1, np.int32), np.empty(n, np.int32)
+    scratch = [np.empty(c, np.int32), np.empty(n, np.int32), np.empty(n, np.int32)]
+    nleft, nright, edges = build_graph(batch["cells"], 0, r, c, scratch[0], ptr, adj,
+                                       scratch[1], scratch[2])
+    return ptr[:nleft + 1].copy(), adj[:edges].copy(), nleft, nright
+
+
+def _scipy_child(ptr, adj, nleft, nright, pipe) -> None:
+    """Run scipy's matching and send back (size, seconds)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    graph = csr_matrix((np.ones(adj.shape[0], np.int8), adj, ptr), shape=(nleft, nright))
+    start = time.perf_counter()
+    match = maximum_bipartite_matching(graph, perm_type="column")
+    pipe.send((int((match >= 0).sum()), time.perf_counter() - start))
+
+
+def scipy_matching(batch: dict, timeout: float) -> tuple[int, float] | None:
+    """scipy's (size, seconds) on board 0, or None when it runs past ``timeout``."""
+    ptr, adj, nleft, nright = segment_graph(batch)
+    ctx = mp.get_context("fork")
+    receive, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_scipy_child, args=(ptr, adj, nleft, nright, send))
+    child.start()
+    answer = receive.recv() if receive.poll(timeout) else None
+    child.terminate()
+    child.join()
+    return answer
+
+
+def per_board(fn, repeat: int = 1) -> float:
+    """Best wall time of ``fn()`` over ``repeat`` runs."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> None:
+    """Print the three tables."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=100_000, help="8 x 8 boards to solve")
+    parser.add_argument("--scipy-timeout", type=float, default=60.0, help="seconds for scipy")
+    args = parser.parse_args()
+    mr.solve_batch(mr.generate(6, 0.3, 4, seed=0), counts=True)  # compile or load the kernels
+    mr.max_rooks_dfs(np.zeros((2, 2), np.uint8))
+
+    print("maximum on one board          ours (s)   scipy (s)   max rooks   edges seen")
+    for n, density in [(1000, 0.1), (2000, 0.3)]:
+        batch = mr.generate(n, density, 1, seed=1)
+        out: dict = {}
+        ours = per_board(lambda b=batch, o=out: o.update(mr.solve_batch(b)), repeat=2)
+        theirs = scipy_matching(batch, args.scipy_timeout)
+        if theirs is not None and theirs[0] != out["max_rooks"][0]:
+            raise SystemExit(f"scipy disagrees: {theirs[0]} != {out['max_rooks'][0]}")
+        shown = f"{theirs[1]:9.2f}" if theirs is not None else "      n/a"
+        print(f"{n} x {n} @ {density:<4}          {ours:8.3f}   {shown}   {out['max_rooks'][0]:9d}"
+              f"   {out['nodes'][0]:10d}")
+
+    k = args.boards
+    batch = mr.generate(8, 0.25, k, seed=2)
+    plain = per_board(lambda: mr.solve_batch(batch)) / k
+    counted = per_board(lambda: mr.solve_batch(batch, counts=True)) / k
+    print(f"\n{k} boards 8 x 8 @ 0.25         us/board")
+    print(f"solve_batch                    {plain * 1e6:8.2f}")
+    print(f"solve_batch, counts=True       {counted * 1e6:8.2f}")
+
+    print("\nseed DFS vs solve_batch        DFS us/board   ours us/board (counts)   ratio")
+    for n, count in [(4, 2000), (5, 1000), (6, 300)]:
+        batch = mr.generate(n, 0.25, count, seed=n)
+        boards = [mr.board_at(batch, b) for b in range(count)]
+        dfs = per_board(lambda bs=boards: [mr.max_rooks_dfs(b) for b in bs]) / count
+        ours = per_board(lambda b=batch: mr.solve_batch(b, counts=True), repeat=3) / count
+        print(f"{n} x {n} @ 0.25                 {dfs * 1e6:10.1f}   {ours * 1e6:22.2f}"
+              f"   {dfs / ours:6.1f}x")
+
+
+if __name__ == "__main__":
+    main()
