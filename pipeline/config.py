@@ -19,7 +19,8 @@ from solvers.interface import ParamError
 
 from .errors import InputError
 
-__all__ = ["Config", "ClusterSpec", "JobSpec", "load_config", "parse_job", "CLUSTER_KINDS"]
+__all__ = ["Config", "ClusterSpec", "JobSpec", "load_config", "parse_job", "instance_source",
+           "CLUSTER_KINDS"]
 
 TOP_KEYS = {"output", "cluster", "jobs"}
 CLUSTER_KINDS: dict[str, set[str]] = {
@@ -143,6 +144,29 @@ def parse_cluster(raw: Any, path: str) -> ClusterSpec:
     return ClusterSpec(kind, _plain(options))
 
 
+SOURCES = ("ingest", "parquet", "generate")
+
+
+def instance_source(module, spec: dict) -> tuple[dict, dict]:
+    """Split an instance job's keys into its set's source and the solver's options.
+
+    The source is ``{ingest: TEXT_FILE}``, ``{parquet: FILE}`` or ``{generate: {...}}`` under
+    the problem's ``INPUT_KEY`` (``boards``, ``puzzles``); :class:`ParamError` if malformed.
+    """
+    key = module.INPUT_KEY
+    source = spec.get(key)
+    if not isinstance(source, dict) or len(source) != 1 or next(iter(source)) not in SOURCES:
+        raise ParamError(f"'{key}' must be one of {{ingest: FILE}}, {{parquet: FILE}} or "
+                         f"{{generate: {{...}}}}, not {source!r}")
+    kind, value = next(iter(source.items()))
+    if kind == "generate":
+        module.generate_points(value)
+    elif not isinstance(value, str) or not value:
+        raise ParamError(f"'{key}': {kind} needs a file path, not {value!r}")
+    options = module.check_options({k: v for k, v in spec.items() if k != key})
+    return source, options
+
+
 def parse_job(raw: Any, index: int, path: str) -> JobSpec:
     """Validate one entry of ``jobs:`` against its problem's parameters."""
     if not isinstance(raw, dict):
@@ -171,17 +195,20 @@ def parse_job(raw: Any, index: int, path: str) -> JobSpec:
             path,
             _line_of(raw, "solutions"),
         )
-    spec = {k: v for k, v in raw.items() if k not in JOB_KEYS}
+    spec = _plain({k: v for k, v in raw.items() if k not in JOB_KEYS})
     try:
         if module.KIND == "count":
-            module.points(_plain(spec))
+            module.points(spec)
         else:
-            module.check_spec(_plain(spec))
+            source, _ = instance_source(module, spec)
+            for kind in ("ingest", "parquet"):
+                if kind in source:  # paths are relative to the config file
+                    source[kind] = str(Path(path).parent / source[kind])
     except ParamError as exc:
         bad = re.search(r"'([^']+)'", str(exc))
         key_line = _line_of(raw, bad.group(1)) if bad else line
         raise InputError(f"{where}: {exc}", path, key_line) from None
-    return JobSpec(name, raw["problem"], _plain(spec), solutions, line)
+    return JobSpec(name, raw["problem"], spec, solutions, line)
 
 
 def load_config(path: str | Path) -> Config:

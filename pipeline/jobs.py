@@ -19,13 +19,13 @@ import pyarrow as pa
 
 import solvers
 
-from . import results, store
-from .config import JobSpec
+from . import datasets, results, store
+from .config import JobSpec, instance_source
 from .errors import JobError
 from .execute import Call, Runner
-from .plan import plan_count_job, plan_solutions
+from .plan import plan_count_job, plan_instance_job, plan_solutions
 from .progress import Progress, log
-from .tasks import run_count_task, run_solutions_task
+from .tasks import run_count_task, run_instance_task, run_solutions_task
 
 __all__ = ["run_job", "solve_count", "solve_solutions", "TaskStats"]
 
@@ -94,16 +94,9 @@ def _manifest(job: JobSpec, config_path: str | None, stats: TaskStats, wall: flo
     }
 
 
-def run_job(job: JobSpec, output: str | Path, runner: Runner, workers: int,
-            config_path: str | None = None) -> dict:
-    """Run one job into ``<output>/<job.name>/`` and return its manifest.
-
-    Raises :class:`JobError` (after writing a manifest marked incomplete) if any task failed.
-    """
-    start = time.monotonic()
-    output = Path(output)
-    module = solvers.get(job.problem)
-    stats = TaskStats()
+def _run_count_tables(job: JobSpec, module, output: Path, runner: Runner, workers: int,
+                      stats: TaskStats) -> Callable[[Path], list[str]]:
+    """Run a count job's tasks; return the function that merges its tables into a folder."""
     count_tasks = plan_count_job(job, module, workers)
     _run_into_fragments(
         job, output, "counts", count_tasks, _count_call,
@@ -119,21 +112,67 @@ def run_job(job: JobSpec, output: str | Path, runner: Runner, workers: int,
             lambda t, r: results.solutions_table(t.params["n"], r["solutions"]),
             runner, stats,
         )
-    folder = output / job.name
-    complete = not stats.failed
-    tables: list[str] = []
-    if complete:
+
+    def merge(folder: Path) -> list[str]:
         fragments = (store.read_table(store.fragment_path(output, job.name, "counts", t.key))
                      for t in count_tasks)
         store.write_table(results.merge_counts(fragments), folder / "counts.parquet")
-        tables.append("counts.parquet")
-        if job.solutions:
-            store.stream_concat(
-                (store.read_table(store.fragment_path(output, job.name, "solutions", t.key))
-                 for t in solution_tasks),
-                results.SOLUTIONS, folder / "solutions.parquet",
-            )
-            tables.append("solutions.parquet")
+        if not job.solutions:
+            return ["counts.parquet"]
+        store.stream_concat(
+            (store.read_table(store.fragment_path(output, job.name, "solutions", t.key))
+             for t in solution_tasks),
+            results.SOLUTIONS, folder / "solutions.parquet",
+        )
+        return ["counts.parquet", "solutions.parquet"]
+
+    return merge
+
+
+def _run_instance_tables(job: JobSpec, module, output: Path, runner: Runner, workers: int,
+                         stats: TaskStats) -> Callable[[Path], list[str]]:
+    """Run an instance job's tasks; return the function that merges its table into a folder."""
+    source, options = instance_source(module, job.spec)
+    batch = None
+    if "generate" not in source:
+        batch = datasets.read_set(job.problem, module, next(iter(source.values())))
+    tasks = plan_instance_job(
+        job, module, workers, options, batch,
+        lambda lo, hi: datasets.batch_digest(datasets.slice_batch(module, batch, lo, hi)))
+
+    def call(task) -> Call:
+        part = None if batch is None else datasets.slice_batch(module, batch, task.lo, task.hi)
+        return Call("solve", task.key, run_instance_task,
+                    (task.problem, task.options, task.generate, part))
+
+    table = module.RESULT_TABLE
+    _run_into_fragments(job, output, table, tasks, call, lambda t, r: r["table"], runner, stats)
+
+    def merge(folder: Path) -> list[str]:
+        paths = [store.fragment_path(output, job.name, table, t.key) for t in tasks]
+        schema = store.read_table(paths[0]).schema if paths else pa.schema([])
+        store.stream_concat((store.read_table(p) for p in paths), schema,
+                            folder / f"{table}.parquet")
+        return [f"{table}.parquet"]
+
+    return merge
+
+
+def run_job(job: JobSpec, output: str | Path, runner: Runner, workers: int,
+            config_path: str | None = None) -> dict:
+    """Run one job into ``<output>/<job.name>/`` and return its manifest.
+
+    Raises :class:`JobError` (after writing a manifest marked incomplete) if any task failed.
+    """
+    start = time.monotonic()
+    output = Path(output)
+    module = solvers.get(job.problem)
+    stats = TaskStats()
+    run_tables = _run_count_tables if module.KIND == "count" else _run_instance_tables
+    merge = run_tables(job, module, output, runner, workers, stats)
+    folder = output / job.name
+    complete = not stats.failed
+    tables = merge(folder) if complete else []
     manifest = _manifest(job, config_path, stats, time.monotonic() - start, tables, complete)
     store.write_json(manifest, folder / "manifest.json")
     if not complete:

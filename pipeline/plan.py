@@ -16,10 +16,12 @@ import math
 from dataclasses import dataclass
 from types import ModuleType
 
+import numpy as np
+
 from .config import JobSpec
 
-__all__ = ["CountTask", "SolutionsTask", "plan_count_job", "plan_solutions", "task_count_for",
-           "MIN_TASK_SECONDS", "MAX_TASK_SECONDS"]
+__all__ = ["CountTask", "SolutionsTask", "InstanceTask", "plan_count_job", "plan_solutions",
+           "plan_instance_job", "task_count_for", "MIN_TASK_SECONDS", "MAX_TASK_SECONDS"]
 
 MIN_TASK_SECONDS = 0.1  # below this, Dask's ~5 ms per task and numba start-up start to show
 MAX_TASK_SECONDS = 2.0  # above this, a lost worker or an interrupted run loses too much
@@ -105,3 +107,55 @@ def plan_solutions(job: JobSpec, module: ModuleType, params: dict) -> list[Solut
         )
         for i, prefix in enumerate(prefixes)
     ]
+
+
+@dataclass(frozen=True)
+class InstanceTask:
+    """Solve a run of instances: generated (``generate`` keywords) or ``lo..hi`` of a set."""
+
+    job: str
+    problem: str
+    options: dict
+    index: int
+    key: str
+    generate: dict | None = None
+    lo: int = 0
+    hi: int = 0
+
+
+def _cost_ranges(costs: np.ndarray, tasks: int) -> list[tuple[int, int]]:
+    """Cut instances into ``tasks`` consecutive ranges of about equal total cost."""
+    k = costs.shape[0]
+    if k == 0:
+        return []
+    cumulative = np.cumsum(costs)
+    cuts = np.searchsorted(cumulative, cumulative[-1] * np.arange(1, tasks) / tasks, "right")
+    bounds = sorted({0, k, *(int(c) for c in cuts if 0 < c < k)})
+    return list(zip(bounds[:-1], bounds[1:], strict=False))
+
+
+def plan_instance_job(job: JobSpec, module: ModuleType, workers: int, options: dict,
+                      batch: dict | None = None, digest=None) -> list[InstanceTask]:
+    """Tasks of an instance job over a generated set (``batch`` None) or a given ``batch``.
+
+    ``digest(lo, hi)`` names the contents of a slice of ``batch`` in the task key, so a changed
+    input file never reuses old fragments.
+    """
+    tasks: list[InstanceTask] = []
+    if batch is None:
+        for kwargs in module.generate_points(job.spec[module.INPUT_KEY]["generate"]):
+            side = np.array([kwargs.get("rows", kwargs["n"])], dtype=np.int32)
+            cols = np.array([kwargs["n"]], dtype=np.int32)
+            each = float(module.instance_cost(side, cols, options)[0])
+            count = kwargs["count"]
+            parts = task_count_for(each * count, workers)
+            for lo, hi in _cost_ranges(np.full(count, each), parts):
+                part = {**kwargs, "start": kwargs["start"] + lo, "count": hi - lo}
+                key = _key(job.problem, "generate", part, options, module.VERSION)
+                tasks.append(InstanceTask(job.name, job.problem, options, len(tasks), key, part))
+        return tasks
+    costs = module.instance_cost(batch["rows"], batch["cols"], options)
+    for lo, hi in _cost_ranges(costs, task_count_for(float(costs.sum()), workers)):
+        key = _key(job.problem, "set", digest(lo, hi), options, module.VERSION)
+        tasks.append(InstanceTask(job.name, job.problem, options, len(tasks), key, None, lo, hi))
+    return tasks

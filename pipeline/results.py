@@ -14,7 +14,7 @@ import pyarrow as pa
 
 __all__ = [
     "COUNT", "COUNTS_FRAGMENT", "COUNTS", "SOLUTIONS",
-    "counts_fragment", "merge_counts", "solutions_table", "count_values",
+    "counts_fragment", "merge_counts", "solutions_table", "count_values", "instance_table",
 ]
 
 COUNT = pa.decimal128(38, 0)
@@ -104,3 +104,46 @@ def solutions_table(n: int, rows: np.ndarray) -> pa.Table:
     solution = pa.ListArray.from_arrays(offsets, pa.array(rows.reshape(-1)))
     return pa.table({"n": pa.array(np.full(k, n, dtype=np.int32)), "solution": solution},
                     schema=SOLUTIONS)
+
+
+def _column(kind: str, result: dict, name: str, k: int) -> pa.Array:
+    """One result column of type ``kind`` (see ``RESULT_COLUMNS`` in solvers/interface.py)."""
+    if name not in result:
+        arrow_type = {"count": COUNT, "int32": pa.int32(), "int64": pa.int64()}.get(
+            kind, pa.string() if kind.startswith(("text:", "enum:")) else pa.list_(pa.int32()))
+        return pa.nulls(k, arrow_type)
+    values = result[name]
+    if kind == "count":
+        return pa.array([Decimal(int(v)) for v in values], COUNT)
+    if kind in ("int32", "int64"):
+        return pa.array(np.asarray(values), getattr(pa, kind)())
+    if kind.startswith("enum:"):
+        names = np.array(kind[5:].split(","), dtype=object)
+        return pa.array(names[np.asarray(values, dtype=np.intp)], pa.string())
+    offsets = np.asarray(result[f"{name}_offsets"], dtype=np.int64)
+    flat = np.asarray(values)
+    if kind.startswith("text:"):
+        chars = np.frombuffer(kind[5:].encode(), dtype=np.uint8)
+        text = chars[flat.astype(np.intp)] if flat.size else np.zeros(0, np.uint8)
+        return pa.LargeStringArray.from_buffers(
+            k, pa.py_buffer(offsets), pa.py_buffer(text)).cast(pa.string())
+    if kind == "list<int32>":
+        return pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)),
+                                        pa.array(flat.astype(np.int32)))
+    raise ValueError(f"unknown result column kind {kind!r}")
+
+
+def instance_table(module, batch: dict, result: dict, extra: dict) -> pa.Table:
+    """The result rows of one instance batch: id, rows, cols, generator columns, results."""
+    k = len(batch["rows"])
+    columns = {
+        module.ID_COLUMN: pa.array(batch[module.ID_COLUMN], pa.int64()),
+        "rows": pa.array(batch["rows"], pa.int32()),
+        "cols": pa.array(batch["cols"], pa.int32()),
+    }
+    for name in getattr(module, "GENERATE_COLUMNS", ()):
+        value = extra.get(name)
+        columns[name] = pa.array([value] * k, pa.float64())
+    for name, kind in module.RESULT_COLUMNS:
+        columns[name] = _column(kind, result, name, k)
+    return pa.table(columns)

@@ -12,7 +12,9 @@ import numpy as np
 
 import solvers
 
-__all__ = ["run_count_task", "run_solutions_task", "warm_up"]
+from . import datasets, results
+
+__all__ = ["run_count_task", "run_solutions_task", "run_instance_task", "warm_up"]
 
 
 def run_count_task(problem: str, params: dict, depth: int, stride: int, offset: int) -> dict:
@@ -51,3 +53,16 @@ def warm_up(problems: list[str]) -> float:
         if warm is not None:
             warm()
     return time.perf_counter() - start
+
+
+def run_instance_task(problem: str, options: dict, generate: dict | None,
+                      batch: dict | None) -> dict:
+    """Solve a generated or given batch of instances: the result rows as an Arrow table."""
+    module = solvers.get(problem)
+    start = time.thread_time()
+    extra: dict = {}
+    if generate is not None:
+        batch, extra = datasets.generated_batch(module, generate)
+    result = module.solve_batch(batch, **options)
+    table = results.instance_table(module, batch, result, extra)
+    return {"table": table, "cpu_seconds": time.thread_time() - start}

@@ -17,12 +17,32 @@ Count problems (``KIND = "count"``), e.g. N-queens, module-level functions:
 
       sum(weight[i] * counts[i, j] for i) == exact answer for output row j
 
+Optional for count problems: ``cost(params) -> float`` (estimated seconds on one core, which the
+planner uses to size tasks; 1.0 if absent) and ``warm_up()`` (run the smallest case so a worker
+loads its compiled kernels before the first real task).
+
 Instance problems (``KIND = "instances"``), e.g. walled boards:
 
 - ``solve_batch(batch, **options) -> dict[str, np.ndarray]``: ``batch`` maps column names to
-  numpy arrays (one entry per instance; variable-size cells as a flat ``cells`` array plus
+  numpy arrays (one entry per instance; variable-size cells as a flat cells array plus
   ``offsets`` of length k+1, as in Arrow's list layout); returns result columns, one entry per
-  instance, in the same order.
+  instance, in the same order.  A result pair ``X_offsets`` + ``X`` is one variable-size value
+  per instance (Arrow list layout).
+- ``generate(**kwargs) -> batch`` and ``generate_points(spec) -> list[dict]``: random instances,
+  reproducible from (seed, index); ``generate_points`` expands a job's ``generate:`` mapping into
+  ``generate`` keyword sets with disjoint index ranges (``start``, ``count``).
+- ``check_options(spec) -> dict``: validate the job's own option keys (everything but
+  ``INPUT_KEY``) and return the keyword options for ``solve_batch``.
+- ``instance_cost(rows, cols, options) -> np.ndarray``: estimated seconds per instance.
+- Constants describing the instance set's table: ``INPUT_KEY`` (the job key naming the set,
+  e.g. ``boards``), ``ID_COLUMN``, ``CELLS_COLUMN`` (the batch array of per-cell or per-point
+  codes), ``CELL_CHARS`` and ``CELL_BASE`` (code ``c`` is written as ``CELL_CHARS[c - CELL_BASE]``
+  in the Parquet string column), ``GENERATE_COLUMNS`` (generator parameters kept as columns),
+  ``RESULT_TABLE`` (the merged table's name), ``RESULT_COLUMNS`` (the result table's columns
+  after id, rows, cols: ``(name, kind)`` pairs, kind one of ``int32``, ``int64``, ``count``
+  (exact, decimal128), ``list<int32>`` (from ``X_offsets`` + ``X``), ``text:CHARS`` (the same
+  layout, code ``c`` written as ``CHARS[c]``) or ``enum:A,B,C`` (code ``c`` written as the c-th
+  name); a column the solver did not return is null).
 
 Kernels are pure: no Dask, no files, no printing.  Counts are exact: ``uint64`` arrays where the
 kernel proves they fit, numpy ``object`` arrays of Python ints otherwise.
@@ -66,7 +86,7 @@ class CountResult:
 
 
 def int_values(spec: Mapping, key: str, lo: int, hi: int) -> list[int]:
-    """Parse ``spec[key]`` given as an int, a ``"lo..hi"`` string or a list of ints, within bounds."""
+    """Parse ``spec[key]``: an int, a ``"lo..hi"`` string or a list of ints, within bounds."""
     if key not in spec:
         raise ParamError(f"missing key '{key}'")
     raw = spec[key]
@@ -82,7 +102,9 @@ def int_values(spec: Mapping, key: str, lo: int, hi: int) -> list[int]:
                 raise ValueError
             a, b = int(parts[0]), int(parts[1])
         except ValueError:
-            raise ParamError(f"'{key}' must look like \"lo..hi\" with integers, not {raw!r}") from None
+            raise ParamError(
+                f"'{key}' must look like \"lo..hi\" with integers, not {raw!r}"
+            ) from None
         if a > b:
             raise ParamError(f"'{key}' range {raw!r} is empty (lo > hi)")
         values = list(range(a, b + 1))

@@ -341,3 +341,74 @@ def konig_cover(board: np.ndarray | Sequence) -> tuple[np.ndarray, np.ndarray]:
     legal placement can hold more rooks (each segment holds at most one)."""
     arr = _as_board(board)
     return cover_segments(arr.ravel(), arr.shape[0], arr.shape[1])
+
+
+# ----------------------------------------------------------------------------- pipeline seam
+
+INPUT_KEY = "boards"
+ID_COLUMN = "board_id"
+CELLS_COLUMN = "cells"
+CELL_CHARS = ".X"
+CELL_BASE = 0
+GENERATE_COLUMNS = ("density",)
+RESULT_TABLE = "maxima"
+_GENERATE_KEYS = {"n", "density", "count", "seed"}
+
+
+def _as_list(spec: Mapping, key: str) -> list:
+    value = spec[key]
+    return list(value) if isinstance(value, list) else [value]
+
+
+def generate_points(spec: Mapping) -> list[dict]:
+    """Expand ``{n: [4, 8], density: [0.1, 0.3], count: 1000, seed: 7}`` into generate() calls.
+
+    Every (n, density) pair gets its own index range, so no two boards share random bits."""
+    if not isinstance(spec, Mapping):
+        raise ParamError("'generate' must be a mapping with n, density, count, seed")
+    for key in spec:
+        if key not in _GENERATE_KEYS:
+            raise ParamError(f"unknown key '{key}': expected one of "
+                             f"{', '.join(sorted(_GENERATE_KEYS))}")
+    for key in sorted(_GENERATE_KEYS):
+        if key not in spec:
+            raise ParamError(f"missing key '{key}'")
+    count = _int_param("count", spec["count"], 1)
+    seed = _int_param("seed", spec["seed"], 0, _U64 - 1)
+    points = []
+    for n in _as_list(spec, "n"):
+        for density in _as_list(spec, "density"):
+            kwargs = {"n": n, "density": density, "count": count, "seed": seed,
+                      "start": len(points) * count}
+            generate(**{**kwargs, "count": 0})  # validates n and density
+            points.append(kwargs)
+    return points
+
+
+def check_options(spec: Mapping) -> dict:
+    """The job's options for :func:`solve_batch`: only ``counts`` (true or false)."""
+    for key in spec:
+        if key != "counts":
+            raise ParamError(f"unknown key '{key}': expected one of boards, counts")
+    counts = spec.get("counts", False)
+    if not isinstance(counts, bool):
+        raise ParamError(f"'counts' must be true or false, not {counts!r}")
+    return {"counts": counts}
+
+
+def instance_cost(rows: np.ndarray, cols: np.ndarray, options: Mapping) -> np.ndarray:
+    """Rough seconds per board: linear matching, and a frontier DP when counting."""
+    cells = rows.astype(np.float64) * cols
+    cost = 2e-6 + 5e-8 * cells
+    if options.get("counts"):
+        cost += 3e-5 * np.exp2(np.minimum(rows, cols).astype(np.float64) - 8)
+    return cost
+# result table columns, in order: (name, kind) with kinds as in solvers/interface.py
+RESULT_COLUMNS = (
+    ("walls", "int32"),
+    ("max_rooks", "int32"),
+    ("max_placements", "count"),
+    ("placements", "count"),
+    ("placement", "list<int32>"),
+    ("nodes", "int64"),
+)
