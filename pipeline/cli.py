@@ -11,14 +11,14 @@ import click
 import solvers
 from solvers.interface import ParamError
 
+from . import datasets, store
 from . import judge as judge_mode
 from . import report as reports
-from . import store
 from .cluster import open_client
 from .config import ClusterSpec, JobSpec, load_config
 from .errors import BoardsweepError, InputError, JobError
 from .execute import dask_runner, local_runner
-from .jobs import run_job, solve_count, solve_solutions
+from .jobs import generate_set, run_job, solve_count, solve_set, solve_solutions
 from .plan import plan_count_job
 from .progress import log
 from .tasks import warm_up
@@ -128,6 +128,84 @@ def solve_nqueens(n, solutions_path, workers, scheduler, scheduler_file) -> None
                 rows = solve_solutions("nqueens", {"n": n}, runner, solutions_path)
                 log(f"{rows} solutions written to {solutions_path}")
     click.echo(int(table.column("count")[0].as_py()))
+
+
+INSTANCE_PROBLEMS = ("max_rooks", "slant")
+
+
+def _param_error(problem: str):
+    """Turn a solver's :class:`ParamError` into an :class:`InputError` naming the problem."""
+
+    @contextmanager
+    def wrap():
+        try:
+            yield
+        except ParamError as exc:
+            raise InputError(f"{problem}: {exc}") from None
+
+    return wrap()
+
+
+@contextmanager
+def _maybe_cluster(local: bool, workers, scheduler, scheduler_file, problems):
+    """A runner here in this process when ``local``, else on the chosen cluster."""
+    if local and not (workers or scheduler or scheduler_file):
+        yield local_runner, 1
+        return
+    with _runner(ClusterSpec(), workers, scheduler, scheduler_file, problems) as pair:
+        yield pair
+
+
+@solve.command("max_rooks")
+@click.argument("boards", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
+              help="Parquet file for the maxima table.")
+@click.option("--counts", is_flag=True, help="Also count the maximum and all legal placements.")
+@cluster_options
+def solve_max_rooks(boards, out, counts, workers, scheduler, scheduler_file) -> None:
+    """Maximum non-attacking rooks on every walled board of BOARDS (seed text or Parquet)."""
+    module = solvers.get("max_rooks")
+    batch = datasets.read_set("max_rooks", module, boards)  # fails early on bad input
+    small = len(batch["rows"]) < 10_000 and not counts
+    with _maybe_cluster(small, workers, scheduler, scheduler_file, ["max_rooks"]) as (runner, n):
+        rows = solve_set("max_rooks", boards, {"counts": counts}, runner, n, out)
+    log(f"{rows} boards solved -> {out}")
+
+
+@cli.command()
+@click.argument("problem", type=click.Choice(INSTANCE_PROBLEMS))
+@click.argument("source", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
+              help="Parquet file for the board or puzzle set.")
+def ingest(problem, source, out) -> None:
+    """Turn a seed-format text file of PROBLEM into a Parquet board or puzzle set."""
+    module = solvers.get(problem)
+    batch = datasets.ingest_text(problem, module, source)
+    store.write_table(datasets.batch_to_table(module, batch), out)
+    log(f"{len(batch['rows'])} {module.INPUT_KEY} -> {out}")
+
+
+@cli.command()
+@click.argument("problem", type=click.Choice(INSTANCE_PROBLEMS))
+@click.option("--n", "n", type=int, required=True, help="Board side (cells).")
+@click.option("--density", type=float, help="Wall probability per cell (max_rooks).")
+@click.option("--count", type=int, required=True, help="How many instances.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
+              help="Parquet file for the set.")
+@cluster_options
+def generate(problem, n, density, count, seed, out, workers, scheduler, scheduler_file) -> None:
+    """Random instances of PROBLEM, reproducible from --seed whatever the number of workers."""
+    module = solvers.get(problem)
+    spec = {"n": n, "count": count, "seed": seed}
+    if density is not None:
+        spec["density"] = density
+    with _param_error(problem):
+        points = module.generate_points(spec)
+    small = sum(p["count"] for p in points) < 100_000
+    with _maybe_cluster(small, workers, scheduler, scheduler_file, [problem]) as (runner, nw):
+        rows = generate_set(problem, spec, runner, nw, out)
+    log(f"{rows} {module.INPUT_KEY} -> {out}")
 
 
 @cli.command()

@@ -7,8 +7,11 @@ are written only when every planned task has its fragment.
 
 from __future__ import annotations
 
+import itertools
+import os
 import platform
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict
@@ -23,11 +26,12 @@ from . import datasets, results, store
 from .config import JobSpec, instance_source
 from .errors import JobError
 from .execute import Call, Runner
-from .plan import plan_count_job, plan_instance_job, plan_solutions
+from .plan import TASKS_PER_WORKER, plan_count_job, plan_instance_job, plan_solutions
 from .progress import Progress, log
-from .tasks import run_count_task, run_instance_task, run_solutions_task
+from .tasks import run_count_task, run_generate_task, run_instance_task, run_solutions_task
 
-__all__ = ["run_job", "solve_count", "solve_solutions", "TaskStats"]
+__all__ = ["run_job", "solve_count", "solve_solutions", "solve_set", "generate_set",
+           "TaskStats"]
 
 
 class TaskStats:
@@ -109,7 +113,7 @@ def _run_count_tables(job: JobSpec, module, output: Path, runner: Runner, worker
             solution_tasks += plan_solutions(job, module, params)
         _run_into_fragments(
             job, output, "solutions", solution_tasks, _solutions_call,
-            lambda t, r: results.solutions_table(t.params["n"], r["solutions"]),
+            lambda t, r: r["table"],
             runner, stats,
         )
 
@@ -201,24 +205,57 @@ def solve_count(problem: str, spec: dict, runner: Runner, workers: int) -> pa.Ta
 
 
 def solve_solutions(problem: str, params: dict, runner: Runner, path: str | Path) -> int:
-    """Enumerate every solution of ``params`` into one Parquet file in order; return the count.
-
-    Results are written as soon as every earlier task's are, so memory holds only the tasks
-    that finished out of order.
-    """
+    """Enumerate every solution of ``params`` into one Parquet file in order; return the count."""
     module = solvers.get(problem)
-    tasks = {t.key: t for t in plan_solutions(JobSpec("solve", problem, {}), module, params)}
+    tasks = plan_solutions(JobSpec("solve", problem, {}), module, params)
+    return store.stream_concat(_ordered_tables(runner, [_solutions_call(t) for t in tasks]),
+                               results.SOLUTIONS, path)
 
-    def in_order():
-        pending: dict[int, pa.Table] = {}
-        next_index = 0
-        for call, result, error in runner(_solutions_call(t) for t in tasks.values()):
-            if error is not None:
-                raise JobError(f"task {call.key} failed: {type(error).__name__}: {error}")
-            pending[tasks[call.key].index] = results.solutions_table(params["n"],
-                                                                     result["solutions"])
-            while next_index in pending:
-                yield pending.pop(next_index)
-                next_index += 1
 
-    return store.stream_concat(in_order(), results.SOLUTIONS, path)
+def _ordered_tables(runner: Runner, calls: list[Call]):
+    """Yield each call's ``table`` in call order as soon as all earlier ones have arrived."""
+    index = {call.key: i for i, call in enumerate(calls)}
+    pending: dict[int, pa.Table] = {}
+    next_index = 0
+    progress = Progress("tasks", len(calls))
+    for call, result, error in runner(calls):
+        if error is not None:
+            raise JobError(f"task {call.key} failed: {type(error).__name__}: {error}")
+        progress.advance()
+        pending[index[call.key]] = result["table"]
+        while next_index in pending:
+            yield pending.pop(next_index)
+            next_index += 1
+    progress.close()
+
+
+def generate_set(problem: str, spec: dict, runner: Runner, workers: int, path: str | Path) -> int:
+    """Generate the instance set ``spec`` (generate_points keys) into one Parquet file."""
+    module = solvers.get(problem)
+    calls = []
+    for kwargs in module.generate_points(spec):
+        parts = max(1, min(kwargs["count"], TASKS_PER_WORKER * workers))
+        step = -(-kwargs["count"] // parts)
+        for lo in range(0, kwargs["count"], step):
+            part = {**kwargs, "start": kwargs["start"] + lo,
+                    "count": min(step, kwargs["count"] - lo)}
+            calls.append(Call("generate", f"{len(calls)}-{part['start']}", run_generate_task,
+                              (problem, part)))
+    tables = _ordered_tables(runner, calls)
+    first = next(tables)  # generate_points gives at least one point of count >= 1
+    return store.stream_concat(itertools.chain([first], tables), first.schema, path)
+
+
+def solve_set(problem: str, set_path: str, options: dict, runner: Runner, workers: int,
+              path: str | Path) -> int:
+    """Solve every instance of the set at ``set_path`` into the Parquet file ``path``."""
+    module = solvers.get(problem)
+    path = Path(path)
+    job = JobSpec("solve", problem, {module.INPUT_KEY: {"ingest": set_path}, **options})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=path.parent, prefix=".boardsweep-") as scratch:
+        run_job(job, scratch, runner, workers)
+        table = Path(scratch) / "solve" / f"{module.RESULT_TABLE}.parquet"
+        rows = store.read_table(table).num_rows
+        os.replace(table, path)
+    return rows

@@ -14,7 +14,8 @@ import solvers
 
 from . import datasets, results
 
-__all__ = ["run_count_task", "run_solutions_task", "run_instance_task", "warm_up"]
+__all__ = ["run_count_task", "run_solutions_task", "run_instance_task", "run_generate_task",
+           "warm_up"]
 
 
 def run_count_task(problem: str, params: dict, depth: int, stride: int, offset: int) -> dict:
@@ -37,11 +38,11 @@ def run_count_task(problem: str, params: dict, depth: int, stride: int, offset: 
 
 
 def run_solutions_task(problem: str, params: dict, prefix: tuple[int, ...]) -> dict:
-    """Every solution below ``prefix``, as an int8 array of shape [k, n]."""
+    """Every solution below ``prefix``, in order, as a solutions table."""
     module = solvers.get(problem)
     start = time.thread_time()
-    rows = module.solutions(params["n"], prefix)
-    return {"solutions": rows, "cpu_seconds": time.thread_time() - start}
+    table = results.solutions_table(params["n"], module.solutions(params["n"], prefix))
+    return {"table": table, "cpu_seconds": time.thread_time() - start}
 
 
 def warm_up(problems: list[str]) -> float:
@@ -66,3 +67,12 @@ def run_instance_task(problem: str, options: dict, generate: dict | None,
     result = module.solve_batch(batch, **options)
     table = results.instance_table(module, batch, result, extra)
     return {"table": table, "cpu_seconds": time.thread_time() - start}
+
+
+def run_generate_task(problem: str, generate: dict) -> dict:
+    """Generate one run of instances: the instance-set rows as an Arrow table."""
+    module = solvers.get(problem)
+    start = time.thread_time()
+    batch, extra = datasets.generated_batch(module, generate)
+    return {"table": datasets.batch_to_table(module, batch, extra),
+            "cpu_seconds": time.thread_time() - start}
