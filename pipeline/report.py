@@ -9,7 +9,7 @@ import pyarrow as pa
 
 from . import store
 
-__all__ = ["report", "counts_frame", "plot_counts"]
+__all__ = ["report", "counts_frame", "plot_counts", "maxima_summary", "plot_maxima"]
 
 
 def counts_frame(table: pa.Table):
@@ -22,11 +22,7 @@ def counts_frame(table: pa.Table):
 
 def plot_counts(frame, path: Path) -> None:
     """Draw count against n on a log scale, one line per problem, into ``path`` (PNG)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     for problem, part in frame.groupby("problem"):
         part = part[part["count"] > 0]
@@ -41,14 +37,59 @@ def plot_counts(frame, path: Path) -> None:
     plt.close(fig)
 
 
+def maxima_summary(table: pa.Table):
+    """Per (rows, cols, density): boards, and the mean, min, max and quartiles of max_rooks."""
+    frame = table.select(["rows", "cols", "density", "max_rooks"]).to_pandas()
+    frame["density"] = frame["density"].fillna(-1.0)
+    grouped = frame.groupby(["rows", "cols", "density"])["max_rooks"]
+    summary = grouped.describe()[["count", "mean", "min", "25%", "50%", "75%", "max"]]
+    summary = summary.rename(columns={"count": "boards"}).reset_index()
+    summary["boards"] = summary["boards"].astype(int)
+    summary["density"] = summary["density"].map(lambda d: "given" if d < 0 else f"{d:g}")
+    return summary
+
+
+def plot_maxima(table: pa.Table, path: Path) -> None:
+    """Box plots of max_rooks per cell count, one panel per board size and wall density."""
+    plt = _pyplot()
+    frame = table.select(["rows", "cols", "density", "max_rooks"]).to_pandas()
+    frame["density"] = frame["density"].fillna(-1.0)
+    groups = list(frame.groupby(["rows", "cols", "density"]))
+    fig, ax = plt.subplots(figsize=(max(6, 0.6 * len(groups)), 4))
+    ax.boxplot([part["max_rooks"] / (r * c) for (r, c, _), part in groups],
+               tick_labels=[f"{r}x{c}\n{'given' if d < 0 else f'{d:g}'}"
+                            for (r, c, d), _ in groups])
+    ax.set_ylabel("max rooks per cell")
+    ax.set_xlabel("board size / wall density")
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
 def report(results_dir: Path, out: TextIO) -> int:
     """Print a table per job under ``results_dir`` and write its plot; return jobs shown."""
     shown = 0
-    for counts_path in sorted(results_dir.glob("*/counts.parquet")):
-        frame = counts_frame(store.read_table(counts_path))
-        job = counts_path.parent.name
-        out.write(f"== {job} ({counts_path})\n")
+    for path in sorted(results_dir.glob("*/*.parquet")):
+        if path.name == "counts.parquet":
+            frame = counts_frame(store.read_table(path))
+            plot_counts(frame, path.with_name("counts.png"))
+        elif path.name == "maxima.parquet":
+            table = store.read_table(path)
+            frame = maxima_summary(table)
+            plot_maxima(table, path.with_name("maxima.png"))
+        else:
+            continue
+        out.write(f"== {path.parent.name} ({path})\n")
         out.write(frame.to_string(index=False) + "\n\n")
-        plot_counts(frame, counts_path.with_name("counts.png"))
         shown += 1
     return shown
