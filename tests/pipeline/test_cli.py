@@ -40,11 +40,13 @@ def test_judge_nqueens_n8_lists_92_boards_in_order():
 @pytest.mark.parametrize(
     ("args", "stdin", "message"),
     [
-        (("solve", "nqueens", "33"), None, "nqueens: 'n' = 33 is out of range: expected 1 <= n <= 32"),
+        (("solve", "nqueens", "33"), None,
+         "nqueens: 'n' = 33 is out of range: expected 1 <= n <= 32"),
         (("solve", "nqueens", "0"), None, "'n' = 0 is out of range"),
         (("solve", "nqueens", "eight"), None, "'eight' is not a valid integer"),
         (("solve", "chess", "8"), None, "No such command 'chess'"),
-        (("judge", "nqueens"), "x\n", "<stdin>:1: expected one integer n (the board size), not 'x'"),
+        (("judge", "nqueens"), "x\n",
+         "<stdin>:1: expected one integer n (the board size), not 'x'"),
         (("judge", "nqueens"), "40\n", "<stdin>:1: n = 40 is out of range"),
         (("judge", "nqueens"), "", "<stdin>: expected one integer n"),
         (("judge", "nqueens"), "4\n5\n", "<stdin>:2: expected nothing after n"),

@@ -48,7 +48,8 @@ def _generated(tmp_path):
 
 
 def test_ingested_job_leaves_counts_null_without_counts(tmp_path):
-    job = JobSpec("seed", "max_rooks", {"boards": {"ingest": str(ROOT / "data/max_rooks_sample.txt")}})
+    sample = str(ROOT / "data" / "max_rooks_sample.txt")
+    job = JobSpec("seed", "max_rooks", {"boards": {"ingest": sample}})
     run_job(job, tmp_path, local_runner, workers=2)
     table = store.read_table(tmp_path / "seed" / "maxima.parquet")
     assert table.column("max_rooks").to_pylist() == [5, 1, 5, 2, 4]
