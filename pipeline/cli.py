@@ -173,7 +173,7 @@ def solve_max_rooks(boards, out, counts, workers, scheduler, scheduler_file) -> 
 
 
 @cli.command()
-@click.argument("problem", type=click.Choice(INSTANCE_PROBLEMS))
+@click.argument("problem", type=click.Choice(INSTANCE_PROBLEMS), metavar="PROBLEM")
 @click.argument("source", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
               help="Parquet file for the board or puzzle set.")
@@ -186,7 +186,7 @@ def ingest(problem, source, out) -> None:
 
 
 @cli.command()
-@click.argument("problem", type=click.Choice(INSTANCE_PROBLEMS))
+@click.argument("problem", type=click.Choice(INSTANCE_PROBLEMS), metavar="PROBLEM")
 @click.option("--n", "n", type=int, required=True, help="Board side (cells).")
 @click.option("--density", type=float, help="Wall probability per cell (max_rooks).")
 @click.option("--count", type=int, required=True, help="How many instances.")
@@ -209,7 +209,7 @@ def generate(problem, n, density, count, seed, out, workers, scheduler, schedule
 
 
 @cli.command()
-@click.argument("problem", type=click.Choice(sorted(judge_mode.JUDGES)))
+@click.argument("problem", type=click.Choice(sorted(judge_mode.JUDGES)), metavar="PROBLEM")
 def judge(problem) -> None:
     """Read PROBLEM's seed input on stdin, write the seed's exact output on stdout."""
     out = sys.stdout.buffer
