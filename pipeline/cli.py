@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import click
+from distributed import performance_report
 
 import solvers
 from solvers.interface import ParamError
@@ -88,12 +89,15 @@ def run(config, job_names, output, workers, scheduler, scheduler_file, fresh) ->
                 store.remove_fragments(out, job.name)
         problems = sorted({job.problem for job in jobs})
         with _runner(cfg.cluster, workers, scheduler, scheduler_file, problems) as (runner, n):
-            for job in jobs:
-                try:
-                    run_job(job, out, runner, n, config)
-                except JobError as exc:
-                    log(f"error: {exc}")
-                    failures.append(exc)
+            report_path = Path(out) / "dask-performance.html"
+            with performance_report(filename=str(report_path)):
+                for job in jobs:
+                    try:
+                        run_job(job, out, runner, n, config)
+                    except JobError as exc:
+                        log(f"error: {exc}")
+                        failures.append(exc)
+            log(f"Dask performance report: {report_path}")
     if failures:
         raise failures[0]
 
