@@ -12,6 +12,7 @@ __all__ = ["PROBLEMS", "get", "ParamError"]
 # problem name -> module under solvers/ (imported lazily: numba costs ~0.3 s to import)
 PROBLEMS: dict[str, str] = {
     "nqueens": "solvers.nqueens",
+    "queens_rooks": "solvers.queens_rooks",
     "max_rooks": "solvers.max_rooks",
 }
 

@@ -1,0 +1,156 @@
+"""Queens and rooks: whole-row kernel against the seed's one-placement-at-a-time search.
+
+For each n = M + N it times ``solvers.queens_rooks.row(n)`` (every M = 0..n in one search, one
+process) and, where it finishes within the budget, the seed program's DFS (b510, ported below to
+numba) run once per M on the same cells; the two must agree.  Times are CPU seconds of this
+process (``time.process_time``: steadier than wall time on a shared machine), measured
+interleaved.  Then the triangle of counts itself.
+
+    .venv/bin/python benchmarks/queens_rooks.py [--max-n 13] [--seed-budget 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+from numba import njit
+
+from solvers import queens_rooks as qr
+
+
+@njit(cache=True)
+def seed_count(m: int, n_rooks: int) -> int:
+    """The seed's search: attack counters on a board, rows top-down, queen then rook per cell.
+
+    ``table[r, c] > 0``: cell (r, c) is attacked from above; ``-1``: a rook stands there (a queen
+    looks up its diagonals for one).  Explicit stack: ``col[i]``/``stage[i]`` for row i.
+    """
+    size = m + n_rooks
+    if size == 0:
+        return 1
+    table = np.zeros((size, size), np.int32)
+    col = np.zeros(size + 1, np.int64)
+    stage = np.zeros(size + 1, np.int64)
+    queens = np.zeros(size + 1, np.int64)
+    rooks = np.zeros(size + 1, np.int64)
+    queens[0], rooks[0] = m, n_rooks
+    found = 0
+    i = 0
+    while i >= 0:
+        j = col[i]
+        if stage[i] == 0:  # next free cell of row i: claim its column below
+            if j == size:
+                i -= 1
+                continue
+            if table[i, j] != 0:
+                col[i] += 1
+                continue
+            for k in range(i + 1, size):
+                table[k, j] += 1
+            stage[i] = 1
+        elif stage[i] == 1:  # a queen, unless a rook sits on an upper diagonal
+            stage[i] = 3
+            if queens[i] > 0:
+                clear = True
+                k, c = i - 1, j - 1
+                while clear and k >= 0 and c >= 0:
+                    clear = table[k, c] != -1
+                    k, c = k - 1, c - 1
+                k, c = i - 1, j + 1
+                while clear and k >= 0 and c < size:
+                    clear = table[k, c] != -1
+                    k, c = k - 1, c + 1
+                if clear:
+                    _diagonals(table, i, j, size, 1)
+                    stage[i] = 2
+                    if i + 1 == size:
+                        found += 1
+                    else:
+                        i += 1
+                        col[i], stage[i] = 0, 0
+                        queens[i], rooks[i] = queens[i - 1] - 1, rooks[i - 1]
+        elif stage[i] == 2:  # back from the queen
+            _diagonals(table, i, j, size, -1)
+            stage[i] = 3
+        elif stage[i] == 3:  # a rook
+            stage[i] = 5
+            if rooks[i] > 0:
+                table[i, j] = -1
+                stage[i] = 4
+                if i + 1 == size:
+                    found += 1
+                else:
+                    i += 1
+                    col[i], stage[i] = 0, 0
+                    queens[i], rooks[i] = queens[i - 1], rooks[i - 1] - 1
+        elif stage[i] == 4:  # back from the rook
+            table[i, j] = 0
+            stage[i] = 5
+        else:  # release the column, next cell
+            for k in range(i + 1, size):
+                table[k, j] -= 1
+            col[i] += 1
+            stage[i] = 0
+    return found
+
+
+@njit(cache=True)
+def _diagonals(table: np.ndarray, i: int, j: int, size: int, step: int) -> None:
+    """Add ``step`` to the cells below (i, j) on both its diagonals."""
+    k, c = i + 1, j - 1
+    while k < size and c >= 0:
+        table[k, c] += step
+        k, c = k + 1, c - 1
+    k, c = i + 1, j + 1
+    while k < size and c < size:
+        table[k, c] += step
+        k, c = k + 1, c + 1
+
+
+def cpu(fn, *args):
+    """(CPU seconds, result) of one call."""
+    start = time.process_time()
+    result = fn(*args)
+    return time.process_time() - start, result
+
+
+def main() -> None:
+    """Print the timing table and the triangle."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-n", type=int, default=13)
+    parser.add_argument("--seed-budget", type=float, default=60.0,
+                        help="skip the seed search once its next row would take longer (s)")
+    args = parser.parse_args()
+    qr.row(6), seed_count(2, 2)  # compile (or load from the cache) before timing
+    print(f"{'n':>3} {'row (s)':>9} {'nodes':>14} {'seed (s)':>9} {'seed/row':>9} "
+          f"{'triangle (s)':>12}")
+    triangle, rows = 0.0, {}
+    seed_last, seed_on = 0.0, True
+    for n in range(1, args.max_n + 1):
+        params = {"n": n, "queens": list(range(n + 1))}
+        t_row, result = cpu(qr.count, params, qr.prefixes(params, 0))
+        rows[n] = [int(v) for v in result.counts[0]]
+        triangle += t_row
+        seed_text = ratio = "-"
+        if seed_on and seed_last * 12 < args.seed_budget:
+            t_seed = 0.0
+            for m in range(n + 1):
+                t, value = cpu(seed_count, m, n - m)
+                t_seed += t
+                assert value == rows[n][m], (m, n - m, value, rows[n][m])
+            seed_last = t_seed
+            seed_text = f"{t_seed:9.3f}"
+            ratio = f"{t_seed / t_row:9.1f}" if t_row > 0 else "-"
+        else:
+            seed_on = False
+        print(f"{n:>3} {t_row:9.3f} {int(result.nodes.sum()):>14} {seed_text:>9} {ratio:>9} "
+              f"{triangle:12.3f}", flush=True)
+    print("\ntriangle: placements(M, n - M) for M = 0..n")
+    for n, counts in rows.items():
+        print(f"{n:>3}: " + " ".join(str(c) for c in counts))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,252 @@
+"""M queens and N rooks: brute force, published values, symmetry split, parameters."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solvers import queens_rooks as qr
+from solvers.interface import ParamError, Prefixes
+
+# OEIS A000170, n = 0..12: non-attacking queens on the n x n board (M = n, N = 0)
+A000170 = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200]
+
+
+def attacks(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
+    """Piece a = (row, col, kind) attacks b: shared row or column, or a queen's diagonal."""
+    if a[0] == b[0] or a[1] == b[1]:
+        return True
+    return a[2] == "Q" and abs(a[0] - b[0]) == abs(a[1] - b[1])
+
+
+def naive(m: int, n_rooks: int) -> int:
+    """Every choice of queen cells and rook cells on the board, every pair checked."""
+    n = m + n_rooks
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    total = 0
+    for queens in itertools.combinations(cells, m):
+        rest = [x for x in cells if x not in queens]
+        for rooks in itertools.combinations(rest, n_rooks):
+            pieces = [(*x, "Q") for x in queens] + [(*x, "R") for x in rooks]
+            total += all(not attacks(a, b) and not attacks(b, a)
+                         for a, b in itertools.combinations(pieces, 2))
+    return total
+
+
+def brute_row(n: int) -> list[int]:
+    """Every permutation (one piece per row and column) times every queen/rook assignment."""
+    row = [0] * (n + 1)
+    for perm in itertools.permutations(range(n)):
+        shared = 0  # pieces sharing a diagonal with another: a queen there attacks or is attacked
+        for i, j in itertools.combinations(range(n), 2):
+            if abs(i - j) == abs(perm[i] - perm[j]):
+                shared |= 1 << i | 1 << j
+        for queens in range(1 << n):
+            if queens & shared == 0:
+                row[bin(queens).count("1")] += 1
+    return row
+
+
+@pytest.mark.parametrize("n", range(1, 5))
+def test_naive_cell_search_agrees(n):
+    assert qr.row(n) == [naive(m, n - m) for m in range(n + 1)]
+
+
+@pytest.mark.parametrize("n", range(1, 8))
+def test_rows_match_brute_force(n):
+    assert qr.row(n) == brute_row(n)
+
+
+def test_seed_sample_and_empty_board():
+    assert qr.placements(3, 1) == 8
+    assert qr.placements(0, 0) == 1
+
+
+@pytest.mark.parametrize("m", range(1, 13))
+def test_queens_alone_are_nqueens(m):
+    assert qr.placements(m, 0) == A000170[m]
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_free_histogram_sums_to_factorial(n):
+    histogram = qr.free_histogram(n)
+    assert sum(histogram) == math.factorial(n)
+    assert histogram[n] == A000170[n]  # every piece free: the n-queens solutions
+    assert qr.row(n)[0] == math.factorial(n)
+
+
+def test_whole_row_of_ten():
+    assert qr.row(10) == [3628800, 9944400, 12951636, 10611384, 6206236, 2710048, 900864,
+                          232264, 46984, 7240, 724]
+
+
+def test_rooks_alone_are_exact_past_64_bits():
+    assert qr.placements(0, 21) == math.factorial(21)
+    big = qr.count({"n": 21, "queens": [0]}, qr.prefixes({"n": 21, "queens": [0]}, 0))
+    assert big.counts.dtype == object and big.counts[0, 0] == math.factorial(21)
+    small = qr.count({"n": 20, "queens": [0]}, qr.prefixes({"n": 20, "queens": [0]}, 0))
+    assert small.counts.dtype == np.uint64 and int(small.counts[0, 0]) == math.factorial(20)
+    assert qr.placements(0, 32) == math.factorial(32)
+
+
+def test_kernels_agree_on_a_whole_row():
+    n = 8
+    fixed, _, factor = qr._items(n, np.zeros((1, 0), np.int16))
+    typed, _ = qr._histograms(n, fixed, True, n, n)
+    by_queens = (typed.astype(object) * factor[:, None]).sum(axis=0).tolist()
+    assert by_queens == qr.row(n)
+
+
+def test_strategy_choice():
+    assert qr.strategy({"n": 12, "queens": list(range(13))}) == "free"
+    assert qr.strategy({"n": 12, "queens": [0]}) == "formula"
+    assert qr.strategy({"n": 12, "queens": [0, 9, 12]}) == "typed"
+    assert qr.strategy({"n": 12, "queens": [8, 12]}) == "free"
+    assert qr.row(9)[7:] == [qr.placements(m, 9 - m) for m in (7, 8, 9)]  # typed vs free
+
+
+def weighted_totals(params: dict, depth: int) -> list[int]:
+    """sum_i weight[i] * counts[i, j] for each output j at one split depth."""
+    pre = qr.prefixes(params, depth)
+    result = qr.count(params, pre)
+    assert result.counts.shape == (len(pre), len(params["queens"]))
+    assert result.nodes.shape == (len(pre),) and (result.nodes >= 0).all()
+    assert pre.choices.shape == (len(pre), depth) and pre.choices.dtype == np.int16
+    return [sum(int(w) * int(c) for w, c in zip(pre.weight, result.counts[:, j], strict=True))
+            for j in range(result.counts.shape[1])]
+
+
+@pytest.mark.parametrize("params", [
+    {"n": 1, "queens": [0, 1]}, {"n": 2, "queens": [0, 1, 2]}, {"n": 3, "queens": [0, 1, 2, 3]},
+    {"n": 6, "queens": list(range(7))}, {"n": 7, "queens": [0, 7]}, {"n": 8, "queens": [6, 8]},
+    {"n": 5, "queens": [0]},
+])
+def test_every_split_depth_sums_to_the_answer(params):
+    expected = [qr.placements(m, params["n"] - m) for m in params["queens"]]
+    assert weighted_totals(params, 0) == expected
+    for depth in range(1, qr.max_depth(params) + 1):
+        assert weighted_totals(params, depth) == expected, depth
+
+
+def test_prefix_subsets_add_up():
+    params = {"n": 9, "queens": list(range(10))}
+    pre = qr.prefixes(params, 5)
+    whole = qr.count(params, pre).counts.astype(object)
+    half = len(pre) // 2
+    first = qr.count(params, pre.take(slice(0, half))).counts.astype(object)
+    rest = qr.count(params, pre.take(np.arange(half, len(pre)))).counts.astype(object)
+    assert (np.concatenate([first, rest]) == whole).all()
+
+
+def test_least_borders_cover_every_border_once():
+    for n in range(1, 7):
+        table, weight = qr.border_table(n)
+        borders = set()
+        for perm in itertools.permutations(range(n)):
+            borders.add((perm[0], perm[n - 1], perm.index(0), perm.index(n - 1)))
+        assert int(weight.sum()) == len(borders)
+        assert {tuple(b) for b in table.tolist()} <= borders
+
+
+def test_bad_prefixes_are_refused():
+    params = {"n": 6, "queens": list(range(7))}
+    with pytest.raises(ParamError, match="least border"):
+        qr.count(params, Prefixes(np.array([[5, 0, 5, 0]], np.int16),
+                                               np.ones(1, np.int64)))
+    border = qr.border_table(6)[0][0].tolist()  # (0, 1, 0, 1): open rows 2..4, columns 2..4
+    for decisions in ([2, 2], [9], [-1, 3], [-2]):
+        choices = np.array([border + decisions], np.int16)
+        with pytest.raises(ParamError, match="not a partial placement"):
+            qr.count(params, Prefixes(choices, np.ones(1, np.int64)))
+    with pytest.raises(ParamError, match="depth"):
+        qr.prefixes(params, qr.max_depth(params) + 1)
+    with pytest.raises(ParamError, match="depth"):
+        qr.prefixes({"n": 6, "queens": [0]}, 1)
+
+
+def test_points_and_outputs():
+    assert qr.points({"total": 2}) == [{"n": 2, "queens": [0, 1, 2]}]
+    assert [p["n"] for p in qr.points({"total": "3..5"})] == [3, 4, 5]
+    assert [p["n"] for p in qr.points({"total": [7, 4]})] == [7, 4]
+    pts = qr.points({"pairs": [[3, 1], [0, 4], [2, 2], [1, 0], [3, 1]]})
+    assert pts == [{"n": 1, "queens": [1]}, {"n": 4, "queens": [0, 2, 3]}]
+    assert qr.outputs(pts[1]) == [{"n": 4, "queens": 0, "rooks": 4},
+                                  {"n": 4, "queens": 2, "rooks": 2},
+                                  {"n": 4, "queens": 3, "rooks": 1}]
+
+
+@pytest.mark.parametrize("spec, message", [
+    ({}, "exactly one"),
+    ({"total": 3, "pairs": [[1, 2]]}, "exactly one"),
+    ({"total": 0}, "out of range"),
+    ({"total": 33}, "out of range"),
+    ({"total": "1..x"}, "lo..hi"),
+    ({"total": 2.5}, "integer"),
+    ({"pairs": [[0, 0]]}, "empty board"),
+    ({"pairs": [[20, 13]]}, "M \\+ N = 33"),
+    ({"pairs": [[-1, 3]]}, "non-negative"),
+    ({"pairs": [[1.5, 3]]}, "non-negative integer"),
+    ({"pairs": [[True, 3]]}, "non-negative integer"),
+    ({"pairs": [[1, 2, 3]]}, "pair"),
+    ({"pairs": []}, "non-empty"),
+    ({"n": 4}, "unknown key 'n'"),
+])
+def test_bad_specs(spec, message):
+    with pytest.raises(ParamError, match=message):
+        qr.points(spec)
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"n": 0, "queens": [0]}, "out of range"),
+    ({"n": 4, "queens": [5]}, "out of range"),
+    ({"n": 4, "queens": []}, "non-empty"),
+    ({"n": 4, "queens": [1, 1]}, "twice"),
+    ({"n": "4", "queens": [1]}, "integer"),
+    ({"queens": [1]}, "missing key 'n'"),
+])
+def test_bad_points(params, message):
+    with pytest.raises(ParamError, match=message):
+        qr.outputs(params)
+
+
+def test_bad_convenience_values():
+    with pytest.raises(ParamError, match="non-negative"):
+        qr.placements(-1, 2)
+    with pytest.raises(ParamError, match="M \\+ N = 40"):
+        qr.placements(20, 20)
+    with pytest.raises(ParamError, match="integer"):
+        qr.row(3.0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 32), st.integers(0, 32))
+                .filter(lambda p: 1 <= p[0] + p[1] <= 32), min_size=1, max_size=8))
+def test_pairs_become_exactly_their_outputs(pairs):
+    rows = [row for p in qr.points({"pairs": [list(x) for x in pairs]}) for row in qr.outputs(p)]
+    assert sorted((r["queens"], r["rooks"]) for r in rows) == sorted(set(pairs))
+    assert all(r["n"] == r["queens"] + r["rooks"] for r in rows)
+
+
+def test_binomial_combination_is_exact_past_64_bits():
+    histogram = np.array([[3, 2**62, 5], [1, 2, 3]], dtype=object)
+    for scale in (1, 2**40):  # below and above the int64 shortcut
+        h = histogram * scale
+        perms = h.sum(axis=1)
+        got = qr._choose_queens(h, perms, [0, 1, 2])
+        want = [[sum(int(x) * math.comb(k, q) for k, x in enumerate(r)) for q in (0, 1, 2)]
+                for r in h.tolist()]
+        assert got.tolist() == want
+
+
+def test_cost_estimates_follow_the_strategy():
+    qr.warm_up()
+    assert qr.cost({"n": 30, "queens": [0]}) == 0.0
+    whole = qr.cost({"n": 14, "queens": list(range(15))})
+    assert 30 < whole < 1000  # measured ~180 s here
+    assert 0 < qr.cost({"n": 14, "queens": [14]}) < whole / 100
+    assert qr.cost({"n": 15, "queens": list(range(16))}) > 10 * whole
