@@ -12,7 +12,7 @@ from distributed import performance_report
 import solvers
 from solvers.interface import ParamError
 
-from . import datasets, store
+from . import datasets, results, store
 from . import judge as judge_mode
 from . import report as reports
 from .cluster import open_client
@@ -107,47 +107,16 @@ def solve() -> None:
     """Answer one problem instance and print the answer (data on stdout)."""
 
 
-@solve.command("nqueens")
-@click.argument("n", type=int)
-@click.option("--solutions", "solutions_path", type=click.Path(dir_okay=False),
-              help="Also write every solution to this Parquet file.")
-@cluster_options
-def solve_nqueens(n, solutions_path, workers, scheduler, scheduler_file) -> None:
-    """Print Q(N), the number of ways to place N non-attacking queens on an N x N board."""
-    module = solvers.get("nqueens")
-    spec = {"n": n}
-    try:
-        module.points(spec)
-    except ParamError as exc:
-        raise InputError(f"nqueens: {exc}") from None
-    on_cluster = workers or scheduler or scheduler_file or solutions_path or len(
-        plan_count_job(JobSpec("solve", "nqueens", spec), module, 2)) > 1
-    if not on_cluster:
-        table = solve_count("nqueens", spec, local_runner, 1)
-    else:
-        with _runner(ClusterSpec(), workers, scheduler, scheduler_file, ["nqueens"]) as (runner,
-                                                                                      count):
-            table = solve_count("nqueens", spec, runner, count)
-            if solutions_path:
-                rows = solve_solutions("nqueens", {"n": n}, runner, solutions_path)
-                log(f"{rows} solutions written to {solutions_path}")
-    click.echo(int(table.column("count")[0].as_py()))
-
-
 INSTANCE_PROBLEMS = ("max_rooks", "slant")
 
 
+@contextmanager
 def _param_error(problem: str):
     """Turn a solver's :class:`ParamError` into an :class:`InputError` naming the problem."""
-
-    @contextmanager
-    def wrap():
-        try:
-            yield
-        except ParamError as exc:
-            raise InputError(f"{problem}: {exc}") from None
-
-    return wrap()
+    try:
+        yield
+    except ParamError as exc:
+        raise InputError(f"{problem}: {exc}") from None
 
 
 @contextmanager
@@ -158,6 +127,47 @@ def _maybe_cluster(local: bool, workers, scheduler, scheduler_file, problems):
         return
     with _runner(ClusterSpec(), workers, scheduler, scheduler_file, problems) as pair:
         yield pair
+
+
+def _single_task(problem: str, spec: dict) -> bool:
+    """Whether the whole count is one small task, cheaper here than on a fresh cluster."""
+    with _param_error(problem):
+        tasks = plan_count_job(JobSpec("solve", problem, spec), solvers.get(problem), 2)
+    return len(tasks) == 1
+
+
+@solve.command("nqueens")
+@click.argument("n", type=int)
+@click.option("--solutions", "solutions_path", type=click.Path(dir_okay=False),
+              help="Also write every solution to this Parquet file.")
+@cluster_options
+def solve_nqueens(n, solutions_path, workers, scheduler, scheduler_file) -> None:
+    """Print Q(N), the number of ways to place N non-attacking queens on an N x N board."""
+    spec = {"n": n}
+    local = _single_task("nqueens", spec) and not solutions_path
+    with _maybe_cluster(local, workers, scheduler, scheduler_file, ["nqueens"]) as (runner, nw):
+        table = solve_count("nqueens", spec, runner, nw)
+        if solutions_path:
+            rows = solve_solutions("nqueens", spec, runner, solutions_path)
+            log(f"{rows} solutions written to {solutions_path}")
+    click.echo(results.count_values(table)[0])
+
+
+@solve.command("queens_rooks", context_settings={"ignore_unknown_options": True})
+@click.argument("m", type=int)
+@click.argument("n", type=int)
+@cluster_options
+def solve_queens_rooks(m, n, workers, scheduler, scheduler_file) -> None:
+    """Print the placements of M queens and N rooks on an (M+N) x (M+N) board, none attacked."""
+    if m == n == 0:  # the empty board: one placement, as the seed prints
+        click.echo(1)
+        return
+    spec = {"pairs": [[m, n]]}
+    local = _single_task("queens_rooks", spec)
+    with _maybe_cluster(local, workers, scheduler, scheduler_file, ["queens_rooks"]) as (runner,
+                                                                                          nw):
+        table = solve_count("queens_rooks", spec, runner, nw)
+    click.echo(results.count_values(table)[0])
 
 
 @solve.command("max_rooks")

@@ -6,10 +6,14 @@ from collections.abc import Callable, Iterator
 
 import solvers
 
+from .execute import local_runner
 from .formats import max_rooks as max_rooks_format
 from .formats import nqueens as nqueens_format
+from .formats import queens_rooks as queens_rooks_format
+from .jobs import solve_count
+from .results import count_values
 
-__all__ = ["JUDGES", "judge_nqueens", "judge_max_rooks"]
+__all__ = ["JUDGES", "judge_nqueens", "judge_max_rooks", "judge_queens_rooks"]
 
 
 def judge_nqueens(text: str, path: str) -> Iterator[bytes]:
@@ -28,7 +32,21 @@ def judge_max_rooks(text: str, path: str) -> Iterator[bytes]:
         "max_rooks"]).encode()
 
 
+def judge_queens_rooks(text: str, path: str) -> Iterator[bytes]:
+    """One count per input line ``M N``, each board size searched once for all its lines."""
+    pairs = queens_rooks_format.parse(text, path)
+    wanted = [list(p) for p in pairs if p != (0, 0)]
+    found = {(0, 0): 1}
+    if wanted:
+        table = solve_count("queens_rooks", {"pairs": wanted}, local_runner, 1)
+        keys = zip(table.column("queens").to_pylist(), table.column("rooks").to_pylist(),
+                   strict=True)
+        found.update(zip(keys, count_values(table), strict=True))
+    yield queens_rooks_format.render([found[p] for p in pairs]).encode()
+
+
 JUDGES: dict[str, Callable[[str, str], Iterator[bytes]]] = {
     "nqueens": judge_nqueens,
     "max_rooks": judge_max_rooks,
+    "queens_rooks": judge_queens_rooks,
 }

@@ -9,7 +9,8 @@ import pyarrow as pa
 
 from . import store
 
-__all__ = ["report", "counts_frame", "plot_counts", "maxima_summary", "plot_maxima"]
+__all__ = ["report", "counts_frame", "plot_counts", "maxima_summary", "plot_maxima",
+           "triangle", "plot_triangle"]
 
 
 def counts_frame(table: pa.Table):
@@ -76,6 +77,41 @@ def _pyplot():
     return plt
 
 
+def triangle(frame):
+    """Counts of one problem as a table: a row per n, a column per number of queens."""
+    import pandas as pd
+
+    width = int(frame["queens"].max()) + 1
+    rows: dict[int, list] = {}
+    for n, m, count in zip(frame["n"], frame["queens"], frame["count"], strict=True):
+        rows.setdefault(int(n), [""] * width)[int(m)] = int(count)  # exact, never float
+    table = pd.DataFrame.from_dict(dict(sorted(rows.items())), orient="index", dtype=object)
+    table.index.name, table.columns.name = "n", "M"
+    return table
+
+
+def plot_triangle(frame, path: Path) -> None:
+    """Heat map of log10(count) over (M queens, n = M + N) into ``path`` (PNG)."""
+    import numpy as np
+
+    plt = _pyplot()
+    ns = sorted(frame["n"].unique())
+    width = int(frame["queens"].max()) + 1
+    grid = np.full((len(ns), width), np.nan)
+    for n, m, count in zip(frame["n"], frame["queens"], frame["count"], strict=True):
+        grid[ns.index(n), m] = np.log10(float(count)) if count > 0 else -1.0
+    fig, ax = plt.subplots(figsize=(1 + 0.45 * width, 1 + 0.35 * len(ns)))
+    image = ax.imshow(grid, origin="lower", cmap="viridis", aspect="auto")
+    ax.set_xticks(range(width))
+    ax.set_yticks(range(len(ns)), labels=[str(n) for n in ns])
+    ax.set_xlabel("M (queens)")
+    ax.set_ylabel("n = M + N")
+    fig.colorbar(image, ax=ax, label="log10(count); -1 = none")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
 def report(results_dir: Path, out: TextIO) -> int:
     """Print a table per job under ``results_dir`` and write its plot; return jobs shown."""
     shown = 0
@@ -83,6 +119,12 @@ def report(results_dir: Path, out: TextIO) -> int:
         if path.name == "counts.parquet":
             frame = counts_frame(store.read_table(path))
             plot_counts(frame, path.with_name("counts.png"))
+            mixed = frame[frame["problem"] == "queens_rooks"]
+            if len(mixed):
+                out.write(f"== {path.parent.name}: queens_rooks triangle (rows n = M + N, "
+                          "columns M queens)\n")
+                out.write(triangle(mixed).to_string() + "\n\n")
+                plot_triangle(mixed, path.with_name("triangle.png"))
         elif path.name == "maxima.parquet":
             table = store.read_table(path)
             frame = maxima_summary(table)
