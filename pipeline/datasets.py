@@ -78,7 +78,11 @@ def table_to_batch(module: ModuleType, table: pa.Table, source: str) -> dict[str
         "offsets": (offsets - offsets[0]).astype(np.int64),
         module.CELLS_COLUMN: codes.astype(_code_dtype(module)),
     }
-    return _checked(module, batch, source)
+    batch = _checked(module, batch, source)
+    for name in getattr(module, "GENERATE_COLUMNS", ()):  # per-instance generator parameters
+        if name in table.column_names:
+            batch[name] = table.column(name).to_numpy(zero_copy_only=False).astype(np.float64)
+    return batch
 
 
 def _code_dtype(module: ModuleType) -> type:
@@ -134,13 +138,12 @@ def slice_batch(module: ModuleType, batch: Mapping[str, np.ndarray], lo: int, hi
     """Instances ``lo..hi-1`` of a batch, offsets rebased to 0."""
     offsets = batch["offsets"]
     a, b = int(offsets[lo]), int(offsets[hi])
-    return {
-        module.ID_COLUMN: batch[module.ID_COLUMN][lo:hi].copy(),
-        "rows": batch["rows"][lo:hi].copy(),
-        "cols": batch["cols"][lo:hi].copy(),
-        "offsets": offsets[lo:hi + 1] - a,
-        module.CELLS_COLUMN: batch[module.CELLS_COLUMN][a:b].copy(),
-    }
+    part = {name: batch[name][lo:hi].copy()
+            for name in (module.ID_COLUMN, "rows", "cols", *getattr(module, "GENERATE_COLUMNS", ()))
+            if name in batch}
+    part["offsets"] = offsets[lo:hi + 1] - a
+    part[module.CELLS_COLUMN] = batch[module.CELLS_COLUMN][a:b].copy()
+    return part
 
 
 def batch_digest(batch: Mapping[str, np.ndarray]) -> str:

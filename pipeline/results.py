@@ -141,9 +141,9 @@ def instance_table(module, batch: dict, result: dict, extra: dict) -> pa.Table:
         "rows": pa.array(batch["rows"], pa.int32()),
         "cols": pa.array(batch["cols"], pa.int32()),
     }
-    for name in getattr(module, "GENERATE_COLUMNS", ()):
-        value = extra.get(name)
-        columns[name] = pa.array([value] * k, pa.float64())
+    for name in getattr(module, "GENERATE_COLUMNS", ()):  # from the set, else the generator
+        values = batch[name] if name in batch else [extra.get(name)] * k
+        columns[name] = pa.array(values, pa.float64(), from_pandas=True)
     for name, kind in module.RESULT_COLUMNS:
         columns[name] = _column(kind, result, name, k)
     return pa.table(columns)

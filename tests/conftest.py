@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -37,3 +38,9 @@ def write_config(tmp_path):
 def run_env() -> dict:
     """Environment for subprocesses: this interpreter's packages, no terminal colour."""
     return {**os.environ, "NO_COLOR": "1"}
+
+
+def boardsweep(*args: str, stdin: str | None = None, cwd=None) -> subprocess.CompletedProcess:
+    """Run the command line as a user would and capture everything."""
+    return subprocess.run([*BOARDSWEEP, *args], input=stdin, capture_output=True, text=True,
+                          cwd=cwd or ROOT, env=run_env(), timeout=600)

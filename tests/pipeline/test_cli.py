@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
-
 import pyarrow.parquet as pq
 import pytest
 
-from tests.conftest import BOARDSWEEP, ROOT, run_env
-
-
-def boardsweep(*args: str, stdin: str | None = None, cwd=None) -> subprocess.CompletedProcess:
-    """Run the command line as a user would and capture everything."""
-    return subprocess.run([*BOARDSWEEP, *args], input=stdin, capture_output=True, text=True,
-                          cwd=cwd or ROOT, env=run_env(), timeout=300)
+from tests.conftest import ROOT, boardsweep
 
 
 def test_solve_nqueens_prints_the_count_alone():
