@@ -14,7 +14,7 @@ from pipeline.execute import dask_runner, local_runner
 from pipeline.jobs import run_job, solve_count
 from pipeline.plan import plan_count_job
 
-A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712]
+A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184]
 
 
 def _counts(folder):
@@ -22,14 +22,14 @@ def _counts(folder):
 
 
 def test_run_job_writes_counts_and_manifest(tmp_path):
-    job = JobSpec("q", "nqueens", {"n": "1..13"})
+    job = JobSpec("q", "nqueens", {"n": "1..15"})
     manifest = run_job(job, tmp_path, local_runner, workers=2)
     assert _counts(tmp_path / "q") == A000170
     saved = json.loads((tmp_path / "q" / "manifest.json").read_text())
     assert saved["complete"] is True and saved["tasks"] == manifest["tasks"]
     assert saved["tasks"]["failed"] == 0
-    assert saved["tasks"]["run"] == saved["tasks"]["planned"] > 13  # n = 13 is split
-    assert saved["versions"]["numba"] and saved["job"]["spec"] == {"n": "1..13"}
+    assert saved["tasks"]["run"] == saved["tasks"]["planned"] > 15  # n = 15 is split
+    assert saved["versions"]["numba"] and saved["job"]["spec"] == {"n": "1..15"}
 
 
 class Interrupt(Exception):
@@ -49,8 +49,9 @@ def interrupted_after(limit):
 
 
 def test_rerun_after_interruption_computes_only_missing_tasks(tmp_path):
-    job = JobSpec("q", "nqueens", {"n": "12..13"})
+    job = JobSpec("q", "nqueens", {"n": "15..16"})
     planned = len(plan_count_job(job, solvers.get("nqueens"), 2))
+    assert planned > 5
     with pytest.raises(Interrupt):
         run_job(job, tmp_path, interrupted_after(5), workers=2)
     assert len(store.existing_fragments(tmp_path, "q", "counts")) == 5
@@ -58,15 +59,15 @@ def test_rerun_after_interruption_computes_only_missing_tasks(tmp_path):
     manifest = run_job(job, tmp_path, local_runner, workers=2)
     assert manifest["tasks"]["skipped"] == 5
     assert manifest["tasks"]["run"] == planned - 5
-    assert _counts(tmp_path / "q") == [14200, 73712]
+    assert _counts(tmp_path / "q") == [2279184, 14772512]
 
 
 def test_failed_task_keeps_fragments_and_reports(tmp_path):
-    job = JobSpec("q", "nqueens", {"n": "12..13"})
+    job = JobSpec("q", "nqueens", {"n": "14..15"})
 
     def flaky(calls):
         for i, (call, result, error) in enumerate(local_runner(calls)):
-            yield call, (None if i == 3 else result), (RuntimeError("boom") if i == 3 else error)
+            yield call, (None if i == 1 else result), (RuntimeError("boom") if i == 1 else error)
 
     with pytest.raises(JobError, match=r"job q: 1 of \d+ tasks failed, first: count-\w+ "
                                        r"\{'n': \d+\}: RuntimeError: boom"):
@@ -75,17 +76,17 @@ def test_failed_task_keeps_fragments_and_reports(tmp_path):
     assert manifest["complete"] is False and manifest["tasks"]["failed"] == 1
     rerun = run_job(job, tmp_path, local_runner, workers=2)
     assert rerun["tasks"]["run"] == 1
-    assert _counts(tmp_path / "q") == [14200, 73712]
+    assert _counts(tmp_path / "q") == [365596, 2279184]
 
 
 def test_real_cluster_matches_direct_call(dask_client, tmp_path):
-    job = JobSpec("q", "nqueens", {"n": [8, 13, 14]}, solutions=True)
+    job = JobSpec("q", "nqueens", {"n": [8, 13, 15]}, solutions=True)
     manifest = run_job(job, tmp_path, dask_runner(dask_client), workers=2)
     module = solvers.get("nqueens")
-    direct = [module.total(n)[0] for n in (8, 13, 14)]
-    assert _counts(tmp_path / "q") == direct == [92, 73712, 365596]
-    assert manifest["tasks"]["planned"] > 8  # n = 14 is split across both workers
+    direct = [module.total(n)[0] for n in (8, 13, 15)]
+    assert _counts(tmp_path / "q") == direct == [92, 73712, 2279184]
+    assert manifest["tasks"]["planned"] > 3 + 15 + 15  # counting n = 15 is split too
     sols = store.read_table(tmp_path / "q" / "solutions.parquet")
     assert sols.num_rows == sum(direct)
-    table = solve_count("nqueens", {"n": 14}, dask_runner(dask_client), 2)
-    assert results.count_values(table) == [365596]
+    table = solve_count("nqueens", {"n": 16}, dask_runner(dask_client), 2)
+    assert results.count_values(table) == [14772512]
