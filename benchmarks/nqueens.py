@@ -67,7 +67,8 @@ def warm_start_seconds() -> float:
     """Seconds for a fresh process to import the kernel and count n = 8 from the numba cache."""
     code = ("import time; t = time.perf_counter(); from solvers import nqueens; "
             "assert nqueens.total(8)[0] == 92; print(time.perf_counter() - t)")
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=HERE.parent)  # fills the cache
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=HERE.parent,
+                   capture_output=True)  # fills the cache
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                          text=True, cwd=HERE.parent)
     return float(out.stdout)

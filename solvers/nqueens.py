@@ -765,5 +765,7 @@ def cost(params: Mapping) -> float:
 def warm_up() -> None:
     """Load every kernel from numba's cache (or compile it) by running small cases."""
     total(8)
+    for depth in (0, 2):
+        count({"n": 8}, prefixes({"n": 8}, depth))
     solutions(6)
     completions(6, [1])
