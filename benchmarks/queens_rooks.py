@@ -6,7 +6,7 @@ numba) run once per M on the same cells; the two must agree.  Times are CPU seco
 process (``time.process_time``: steadier than wall time on a shared machine), measured
 interleaved.  Then the triangle of counts itself.
 
-    .venv/bin/python benchmarks/queens_rooks.py [--max-n 13] [--seed-budget 60]
+    .venv/bin/python benchmarks/queens_rooks.py [--max-n 13] [--seed-budget 60] [--workers 2]
 """
 
 from __future__ import annotations
@@ -116,10 +116,29 @@ def cpu(fn, *args):
     return time.process_time() - start, result
 
 
+def pipeline_triangle(max_n: int, workers: int):
+    """(wall seconds, counts table) of the triangle 1..max_n on a local Dask cluster."""
+    from distributed import Client, LocalCluster
+
+    from pipeline.execute import dask_runner
+    from pipeline.jobs import solve_count
+    from pipeline.tasks import warm_up
+
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
+        client.run(warm_up, ["queens_rooks"])
+        start = time.perf_counter()
+        table = solve_count("queens_rooks", {"total": f"1..{max_n}"}, dask_runner(client),
+                            workers)
+        return time.perf_counter() - start, table
+
+
 def main() -> None:
     """Print the timing table and the triangle."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-n", type=int, default=13)
+    parser.add_argument("--workers", type=int, default=2,
+                        help="also time the triangle through the pipeline (0: skip)")
     parser.add_argument("--seed-budget", type=float, default=60.0,
                         help="skip the seed search once its next row would take longer (s)")
     args = parser.parse_args()
@@ -147,6 +166,12 @@ def main() -> None:
             seed_on = False
         print(f"{n:>3} {t_row:9.3f} {int(result.nodes.sum()):>14} {seed_text:>9} {ratio:>9} "
               f"{triangle:12.3f}", flush=True)
+    if args.workers:
+        seconds, table = pipeline_triangle(args.max_n, args.workers)
+        assert [int(c) for c in table.column("count").to_pylist()] == [
+            c for n in sorted(rows) for c in rows[n]]
+        print(f"\nwhole triangle 1..{args.max_n} through the pipeline on {args.workers} workers: "
+              f"{seconds:.1f} s wall ({triangle:.1f} s CPU in one process above)")
     print("\ntriangle: placements(M, n - M) for M = 0..n")
     for n, counts in rows.items():
         print(f"{n:>3}: " + " ".join(str(c) for c in counts))
