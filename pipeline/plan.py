@@ -25,7 +25,7 @@ __all__ = ["CountTask", "SolutionsTask", "InstanceTask", "plan_count_job", "plan
 
 MIN_TASK_SECONDS = 0.1  # below this, Dask's ~5 ms per task and numba start-up start to show
 MAX_TASK_SECONDS = 2.0  # above this, a lost worker or an interrupted run loses too much
-TASKS_PER_WORKER = 4  # enough to even out unequal prefixes
+TASKS_PER_WORKER = 8  # enough to even out unequal prefixes and the tail of the run
 MAX_TASKS_PER_POINT = 20_000
 
 
