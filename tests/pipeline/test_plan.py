@@ -21,7 +21,7 @@ from pipeline.results import count_values
 
 def test_task_count_follows_cost_and_workers():
     assert task_count_for(0.01, 8) == 1  # not worth splitting
-    assert task_count_for(1.0, 2) == 8  # several tasks per worker
+    assert task_count_for(5.0, 2) == 16  # several tasks per worker
     assert task_count_for(1.0, 64) == 10  # but none below ~0.1 s
     assert task_count_for(1000.0, 2) == 500  # none above ~2 s
     assert task_count_for(1e9, 2) == MAX_TASKS_PER_POINT
