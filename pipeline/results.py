@@ -15,6 +15,7 @@ import pyarrow as pa
 __all__ = [
     "COUNT", "COUNTS_FRAGMENT", "COUNTS", "SOLUTIONS",
     "counts_fragment", "merge_counts", "solutions_table", "count_values", "instance_table",
+    "concat_results",
 ]
 
 COUNT = pa.decimal128(38, 0)
@@ -109,13 +110,14 @@ def solutions_table(n: int, rows: np.ndarray) -> pa.Table:
 def _column(kind: str, result: dict, name: str, k: int) -> pa.Array:
     """One result column of type ``kind`` (see ``RESULT_COLUMNS`` in solvers/interface.py)."""
     if name not in result:
-        arrow_type = {"count": COUNT, "int32": pa.int32(), "int64": pa.int64()}.get(
+        arrow_type = {"count": COUNT, "int32": pa.int32(), "int64": pa.int64(),
+                      "float64": pa.float64()}.get(
             kind, pa.string() if kind.startswith(("text:", "enum:")) else pa.list_(pa.int32()))
         return pa.nulls(k, arrow_type)
     values = result[name]
     if kind == "count":
         return pa.array([Decimal(int(v)) for v in values], COUNT)
-    if kind in ("int32", "int64"):
+    if kind in ("int32", "int64", "float64"):
         return pa.array(np.asarray(values), getattr(pa, kind)())
     if kind.startswith("enum:"):
         names = np.array(kind[5:].split(","), dtype=object)
@@ -131,6 +133,22 @@ def _column(kind: str, result: dict, name: str, k: int) -> pa.Array:
         return pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)),
                                         pa.array(flat.astype(np.int32)))
     raise ValueError(f"unknown result column kind {kind!r}")
+
+
+def concat_results(parts: list[dict]) -> dict:
+    """Join the results of consecutive batches; ``X_offsets`` columns are rebased."""
+    if not parts:
+        return {}
+    joined: dict = {}
+    for name in parts[0]:
+        if name.endswith("_offsets"):
+            continue
+        offsets_name = f"{name}_offsets"
+        if offsets_name in parts[0]:
+            sizes = [np.diff(np.asarray(p[offsets_name], dtype=np.int64)) for p in parts]
+            joined[offsets_name] = np.concatenate([[0], np.cumsum(np.concatenate(sizes))])
+        joined[name] = np.concatenate([np.asarray(p[name]) for p in parts])
+    return joined
 
 
 def instance_table(module, batch: dict, result: dict, extra: dict) -> pa.Table:

@@ -64,7 +64,10 @@ def run_instance_task(problem: str, options: dict, generate: dict | None,
     extra: dict = {}
     if generate is not None:
         batch, extra = datasets.generated_batch(module, generate)
-    result = module.solve_batch(batch, **options)
+    if getattr(module, "TIME_EACH", False):
+        result = _solve_each(module, batch, options)
+    else:
+        result = module.solve_batch(batch, **options)
     table = results.instance_table(module, batch, result, extra)
     return {"table": table, "cpu_seconds": time.thread_time() - start}
 
@@ -76,3 +79,16 @@ def run_generate_task(problem: str, generate: dict) -> dict:
     batch, extra = datasets.generated_batch(module, generate)
     return {"table": datasets.batch_to_table(module, batch, extra),
             "cpu_seconds": time.thread_time() - start}
+
+
+def _solve_each(module, batch: dict, options: dict) -> dict:
+    """Solve instance by instance and add ``seconds`` (each one's wall time) to the result."""
+    parts, seconds = [], []
+    for i in range(len(batch["rows"])):
+        one = datasets.slice_batch(module, batch, i, i + 1)
+        start = time.perf_counter()
+        parts.append(module.solve_batch(one, **options))
+        seconds.append(time.perf_counter() - start)
+    result = results.concat_results(parts)
+    result["seconds"] = np.array(seconds)
+    return result

@@ -32,3 +32,16 @@ def test_solutions_table_round_trip():
     table = results.solutions_table(4, rows)
     assert table.column("solution").to_pylist() == rows.tolist()
     assert table.column("n").to_pylist() == [4, 4]
+
+
+def test_concat_results_rebases_offsets():
+    a = {"status": np.array([1, 2]), "solution_offsets": np.array([0, 3, 5]),
+         "solution": np.array([1, 1, 0, 0, 1])}
+    b = {"status": np.array([0]), "solution_offsets": np.array([0, 0]),
+         "solution": np.array([], dtype=np.int64)}
+    c = {"status": np.array([1]), "solution_offsets": np.array([0, 2]),
+         "solution": np.array([0, 1])}
+    joined = results.concat_results([a, b, c])
+    assert joined["status"].tolist() == [1, 2, 0, 1]
+    assert joined["solution_offsets"].tolist() == [0, 3, 5, 5, 7]
+    assert joined["solution"].tolist() == [1, 1, 0, 0, 1, 0, 1]
