@@ -107,9 +107,6 @@ def solve() -> None:
     """Answer one problem instance and print the answer (data on stdout)."""
 
 
-INSTANCE_PROBLEMS = ("max_rooks", "slant")
-
-
 @contextmanager
 def _param_error(problem: str):
     """Turn a solver's :class:`ParamError` into an :class:`InputError` naming the problem."""
@@ -187,7 +184,7 @@ def solve_max_rooks(boards, out, counts, workers, scheduler, scheduler_file) -> 
 
 
 @cli.command()
-@click.argument("problem", type=click.Choice(INSTANCE_PROBLEMS), metavar="PROBLEM")
+@click.argument("problem", type=click.Choice(solvers.names("instances")), metavar="PROBLEM")
 @click.argument("source", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
               help="Parquet file for the board or puzzle set.")
@@ -200,7 +197,7 @@ def ingest(problem, source, out) -> None:
 
 
 @cli.command()
-@click.argument("problem", type=click.Choice(INSTANCE_PROBLEMS), metavar="PROBLEM")
+@click.argument("problem", type=click.Choice(solvers.names("instances")), metavar="PROBLEM")
 @click.option("--n", "n", type=int, required=True, help="Board side (cells).")
 @click.option("--density", type=float, help="Wall probability per cell (max_rooks).")
 @click.option("--count", type=int, required=True, help="How many instances.")

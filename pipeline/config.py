@@ -204,6 +204,9 @@ def parse_job(raw: Any, index: int, path: str) -> JobSpec:
             for kind in ("ingest", "parquet"):
                 if kind in source:  # paths are relative to the config file
                     source[kind] = str(Path(path).parent / source[kind])
+                    if not Path(source[kind]).is_file():
+                        raise ParamError(f"'{module.INPUT_KEY}': {kind} file {source[kind]} "
+                                         "does not exist")
     except ParamError as exc:
         bad = re.search(r"'([^']+)'", str(exc))
         key_line = _line_of(raw, bad.group(1)) if bad else line
@@ -242,4 +245,5 @@ def load_config(path: str | Path) -> Config:
         if job.name in seen:
             raise InputError(f"duplicate job name '{job.name}'", path, job.line)
         seen.add(job.name)
+    output = str(Path(path).parent / output)  # relative to the config file, like its inputs
     return Config(path, output, parse_cluster(raw.get("cluster"), path), jobs)

@@ -20,8 +20,9 @@ jobs:
 
 
 def test_good_config_parses(write_config):
-    cfg = load_config(write_config(GOOD))
-    assert cfg.output == "out"
+    path = write_config(GOOD)
+    cfg = load_config(path)
+    assert cfg.output == str(path.parent / "out")
     assert cfg.cluster.kind == "local" and cfg.cluster.options == {"workers": 2}
     assert [j.name for j in cfg.jobs] == ["queens", "single"]
     assert cfg.jobs[0].spec == {"n": "4..8"} and cfg.jobs[0].line == 4
@@ -29,8 +30,9 @@ def test_good_config_parses(write_config):
 
 
 def test_defaults(write_config):
-    cfg = load_config(write_config("jobs: [{name: q, problem: nqueens, n: 4}]\n"))
-    assert cfg.output == "results" and cfg.cluster.kind == "local"
+    path = write_config("jobs: [{name: q, problem: nqueens, n: 4}]\n")
+    cfg = load_config(path)
+    assert cfg.output == str(path.parent / "results") and cfg.cluster.kind == "local"
 
 
 @pytest.mark.parametrize(
@@ -75,3 +77,35 @@ def test_bad_config(write_config, text, line, message):
 def test_unreadable_config(tmp_path):
     with pytest.raises(InputError, match="cannot read config: No such file or directory"):
         load_config(tmp_path / "missing.yaml")
+
+
+def test_paths_are_relative_to_the_config_file(write_config, tmp_path):
+    (tmp_path / "boards.txt").write_text("1\n.\n0\n")
+    cfg = load_config(write_config(
+        "output: res\njobs:\n  - {name: w, problem: max_rooks, boards: {ingest: boards.txt}}\n"))
+    assert cfg.output == str(tmp_path / "res")
+    assert cfg.jobs[0].spec["boards"]["ingest"] == str(tmp_path / "boards.txt")
+
+
+@pytest.mark.parametrize(
+    ("job", "message"),
+    [
+        ("{name: w, problem: max_rooks, boards: {ingest: none.txt}}",
+         "'boards': ingest file {dir}/none.txt does not exist"),
+        ("{name: w, problem: max_rooks, boards: {scan: x}}", "'boards' must be one of"),
+        ("{name: w, problem: max_rooks, boards: {generate: {n: 4, count: 3, seed: 1}}}",
+         "missing key 'density'"),
+        ("{name: w, problem: max_rooks, boards: {generate: {n: 4, density: 2, count: 3, "
+         "seed: 1}}}", "'density' = 2 is out of range"),
+        ("{name: w, problem: max_rooks, counts: yes please, boards: {ingest: x}}",
+         "'counts' must be true or false, not 'yes please'"),
+        ("{name: w, problem: max_rooks, countz: true, boards: {generate: {n: 4, density: 0.2, "
+         "count: 3, seed: 1}}}", "unknown key 'countz'"),
+    ],
+)
+def test_bad_instance_jobs(write_config, tmp_path, job, message):
+    path = write_config(f"jobs:\n  - {job}\n")
+    with pytest.raises(InputError) as info:
+        load_config(path)
+    assert message.format(dir=tmp_path) in str(info.value)
+    assert info.value.line == 2
