@@ -55,6 +55,7 @@ def time_cluster(workers: int, sizes: list[int]) -> dict[int, tuple[int, int, fl
                       dashboard_address=":0") as cluster, Client(cluster) as client:
         client.run(warm_up, ["nqueens"])
         runner = dask_runner(client)
+        solve_count("nqueens", {"n": 15}, runner, workers)  # Dask's first-task costs, untimed
         for n in sizes:
             start = time.perf_counter()
             table = solve_count("nqueens", {"n": n}, runner, workers)
