@@ -175,12 +175,27 @@ def solve_queens_rooks(m, n, workers, scheduler, scheduler_file) -> None:
 @cluster_options
 def solve_max_rooks(boards, out, counts, workers, scheduler, scheduler_file) -> None:
     """Maximum non-attacking rooks on every walled board of BOARDS (seed text or Parquet)."""
-    module = solvers.get("max_rooks")
-    batch = datasets.read_set("max_rooks", module, boards)  # fails early on bad input
-    small = len(batch["rows"]) < 10_000 and not counts
-    with _maybe_cluster(small, workers, scheduler, scheduler_file, ["max_rooks"]) as (runner, n):
-        rows = solve_set("max_rooks", boards, {"counts": counts}, runner, n, out)
-    log(f"{rows} boards solved -> {out}")
+    _solve_set("max_rooks", boards, out, {"counts": counts}, workers, scheduler, scheduler_file)
+
+
+@solve.command("slant")
+@click.argument("puzzles", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
+              help="Parquet file for the slant table.")
+@cluster_options
+def solve_slant(puzzles, out, workers, scheduler, scheduler_file) -> None:
+    """Solve every Slant puzzle of PUZZLES (seed text or Parquet): unique, multiple or none."""
+    _solve_set("slant", puzzles, out, {}, workers, scheduler, scheduler_file)
+
+
+def _solve_set(problem, source, out, options, workers, scheduler, scheduler_file) -> None:
+    """Solve an instance set here when it is small, else on a cluster, into ``out``."""
+    module = solvers.get(problem)
+    batch = datasets.read_set(problem, module, source)  # fails early on bad input
+    small = float(module.instance_cost(batch["rows"], batch["cols"], options).sum()) < 2.0
+    with _maybe_cluster(small, workers, scheduler, scheduler_file, [problem]) as (runner, n):
+        rows = solve_set(problem, source, options, runner, n, out)
+    log(f"{rows} {module.INPUT_KEY} solved -> {out}")
 
 
 @cli.command()

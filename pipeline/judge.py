@@ -10,10 +10,13 @@ from .execute import local_runner
 from .formats import max_rooks as max_rooks_format
 from .formats import nqueens as nqueens_format
 from .formats import queens_rooks as queens_rooks_format
+from .formats import slant as slant_format
 from .jobs import solve_count
+from .progress import log
 from .results import count_values
 
-__all__ = ["JUDGES", "judge_nqueens", "judge_max_rooks", "judge_queens_rooks"]
+__all__ = ["JUDGES", "judge_nqueens", "judge_max_rooks", "judge_queens_rooks",
+           "judge_slant"]
 
 
 def judge_nqueens(text: str, path: str) -> Iterator[bytes]:
@@ -45,8 +48,22 @@ def judge_queens_rooks(text: str, path: str) -> Iterator[bytes]:
     yield queens_rooks_format.render([found[p] for p in pairs]).encode()
 
 
+def judge_slant(text: str, path: str) -> Iterator[bytes]:
+    """Each case's solution as rows of ``/`` and ``\\``; an unsolvable case is logged."""
+    batch = slant_format.parse(text, path)
+    result = solvers.get("slant").solve_batch(batch)
+    offsets = result["solution_offsets"]
+    for j, (rows, cols) in enumerate(zip(batch["rows"], batch["cols"], strict=True)):
+        if offsets[j] == offsets[j + 1]:
+            log(f"{path}: case {j + 1} has no solution")
+            continue
+        yield slant_format.render(int(rows), int(cols),
+                                  result["solution"][offsets[j]:offsets[j + 1]]).encode()
+
+
 JUDGES: dict[str, Callable[[str, str], Iterator[bytes]]] = {
     "nqueens": judge_nqueens,
     "max_rooks": judge_max_rooks,
     "queens_rooks": judge_queens_rooks,
+    "slant": judge_slant,
 }

@@ -10,7 +10,7 @@ import pyarrow as pa
 from . import store
 
 __all__ = ["report", "counts_frame", "plot_counts", "maxima_summary", "plot_maxima",
-           "triangle", "plot_triangle"]
+           "triangle", "plot_triangle", "slant_summary"]
 
 
 def counts_frame(table: pa.Table):
@@ -112,6 +112,20 @@ def plot_triangle(frame, path: Path) -> None:
     plt.close(fig)
 
 
+def slant_summary(table: pa.Table):
+    """Per puzzle size: puzzles by status and solve-time percentiles (ms), median nodes."""
+    frame = table.select(["rows", "cols", "status", "nodes", "seconds"]).to_pandas()
+    frame["ms"] = frame["seconds"] * 1000
+    grouped = frame.groupby(["rows", "cols"])
+    summary = grouped.size().rename("puzzles").to_frame()
+    for status in ("unique", "multiple", "none"):
+        summary[status] = grouped["status"].apply(lambda s, v=status: int((s == v).sum()))
+    for q in (50, 90, 99):
+        summary[f"p{q} ms"] = grouped["ms"].quantile(q / 100).round(3)
+    summary["median nodes"] = grouped["nodes"].median()
+    return summary.reset_index()
+
+
 def report(results_dir: Path, out: TextIO) -> int:
     """Print a table per job under ``results_dir`` and write its plot; return jobs shown."""
     shown = 0
@@ -129,6 +143,8 @@ def report(results_dir: Path, out: TextIO) -> int:
             table = store.read_table(path)
             frame = maxima_summary(table)
             plot_maxima(table, path.with_name("maxima.png"))
+        elif path.name == "slant.parquet":
+            frame = slant_summary(store.read_table(path))
         else:
             continue
         out.write(f"== {path.parent.name} ({path})\n")

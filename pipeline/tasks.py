@@ -83,6 +83,9 @@ def run_generate_task(problem: str, generate: dict) -> dict:
 
 def _solve_each(module, batch: dict, options: dict) -> dict:
     """Solve instance by instance and add ``seconds`` (each one's wall time) to the result."""
+    warm = getattr(module, "warm_up", None)
+    if warm is not None:  # so the first instance's time is not the kernel's loading
+        warm()
     parts, seconds = [], []
     for i in range(len(batch["rows"])):
         one = datasets.slice_batch(module, batch, i, i + 1)

@@ -23,6 +23,7 @@ PROBLEMS: dict[str, Entry] = {
     "nqueens": Entry("solvers.nqueens", "count"),
     "queens_rooks": Entry("solvers.queens_rooks", "count"),
     "max_rooks": Entry("solvers.max_rooks", "instances"),
+    "slant": Entry("solvers.slant", "instances"),
 }
 
 

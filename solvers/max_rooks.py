@@ -412,3 +412,8 @@ RESULT_COLUMNS = (
     ("placement", "list<int32>"),
     ("nodes", "int64"),
 )
+
+
+def warm_up() -> None:
+    """Load (or compile) the matching and counting kernels on small boards."""
+    solve_batch(generate(4, 0.3, 2, seed=0), counts=True)
