@@ -120,10 +120,14 @@ def int_values(spec: Mapping, key: str, lo: int, hi: int) -> list[int]:
     return values
 
 
-def check_keys(spec: Mapping, allowed: set[str]) -> None:
-    """Raise :class:`ParamError` naming the first key of ``spec`` not in ``allowed``."""
+def check_keys(spec: Mapping, allowed: set[str], required: tuple[str, ...] = ()) -> None:
+    """Raise :class:`ParamError` naming the first key of ``spec`` not in ``allowed``, or the
+    first of ``required`` that ``spec`` lacks."""
     for key in spec:
         if key not in allowed:
             raise ParamError(
                 f"unknown key '{key}': expected one of {', '.join(sorted(allowed))}"
             )
+    for key in required:
+        if key not in spec:
+            raise ParamError(f"missing key '{key}'")

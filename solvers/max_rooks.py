@@ -48,7 +48,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .interface import ParamError
+from .interface import ParamError, check_keys
 from .max_rooks_count import LAYER_WORDS, MAX_SLOTS, count_batch, limbs_to_int
 from .max_rooks_match import cover_segments, match_batch
 
@@ -366,13 +366,7 @@ def generate_points(spec: Mapping) -> list[dict]:
     Every (n, density) pair gets its own index range, so no two boards share random bits."""
     if not isinstance(spec, Mapping):
         raise ParamError("'generate' must be a mapping with n, density, count, seed")
-    for key in spec:
-        if key not in _GENERATE_KEYS:
-            raise ParamError(f"unknown key '{key}': expected one of "
-                             f"{', '.join(sorted(_GENERATE_KEYS))}")
-    for key in sorted(_GENERATE_KEYS):
-        if key not in spec:
-            raise ParamError(f"missing key '{key}'")
+    check_keys(spec, _GENERATE_KEYS, tuple(sorted(_GENERATE_KEYS)))
     count = _int_param("count", spec["count"], 1)
     seed = _int_param("seed", spec["seed"], 0, _U64 - 1)
     points = []

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from .interface import ParamError
+from .interface import ParamError, check_keys
 from .slant_generate import generate
 from .slant_kernel import CHECK, make_workspace, reset, search
 
@@ -175,13 +175,7 @@ def generate_points(spec: Mapping) -> list[dict]:
     calls with disjoint index ranges."""
     if not isinstance(spec, Mapping):
         raise ParamError("'generate' must be a mapping with n, count, seed")
-    for key in spec:
-        if key not in _GENERATE_KEYS:
-            raise ParamError(f"unknown key '{key}': expected one of "
-                             f"{', '.join(sorted(_GENERATE_KEYS))}")
-    for key in ("n", "count", "seed"):
-        if key not in spec:
-            raise ParamError(f"missing key '{key}'")
+    check_keys(spec, _GENERATE_KEYS, ("n", "count", "seed"))
     count = _int_value(spec, "count", 1)
     seed = _int_value(spec, "seed", 0)
     sizes = spec["n"] if isinstance(spec["n"], list) else [spec["n"]]
