@@ -25,6 +25,7 @@ class Progress:
         self.tty = self.stream.isatty()
         self.interval = interval
         self.start = self._last = time.monotonic()
+        self._logged = -1
 
     def _line(self) -> str:
         elapsed = time.monotonic() - self.start
@@ -45,12 +46,12 @@ class Progress:
             self.stream.flush()
         elif now - self._last >= self.interval:
             log(self._line(), self.stream)
-            self._last = now
+            self._last, self._logged = now, self.done
 
     def close(self) -> None:
         """Show the final state."""
         if self.tty:
             self.stream.write("\n")
             self.stream.flush()
-        else:
+        elif self._logged != self.done:  # not already the last line written
             log(self._line(), self.stream)
