@@ -15,11 +15,13 @@ range of indices is split into calls.  Steps:
 3. *Removal*: points in a random order lose their clue when the puzzle stays unique.  With
    ``S`` the unique solution of the current clues and ``s`` its count at point ``p``, the
    puzzle without ``p``'s clue is unique exactly when no clue value ``v != s`` at ``p`` can
-   be solved.  Each ``v`` is settled by the cheapest test that can (:func:`_removable`):
+   be solved.  Each ``v`` is settled by the cheapest test that can (:func:`minimise_clues`):
    the rules alone on a small window refuting it; a window around ``p`` solved with ``S``
    kept outside (a second solution exists); a larger window alone with its rim clues
-   dropped, unsolvable (none exists); finally the whole puzzle.  Window searches have a
-   node budget, the whole-puzzle search has none, so every verdict is exact.
+   dropped, unsolvable (none exists); finally the whole puzzle.  Searches have node
+   budgets; a clue whose removal the whole-puzzle search cannot settle within its budget
+   stays, so every puzzle is unique, and minimal up to such clues (rare, and only on large
+   grids: none on the sizes the tests check exhaustively).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+# numba caches each function keyed on its own file only: after editing slant_state.py or
+# slant_kernel.py, delete __pycache__/slant_*.nb[ci] or the cached generator keeps old code
 from .slant_kernel import (
     CHECK,
     make_workspace,
@@ -42,10 +46,12 @@ QUICK = 3  # half-size of the window where the rules alone may refute a clue val
 NEAR = 5  # half-size of the window where a second solution is looked for first
 FAR = 8  # half-size of the relaxed window that may prove there is none
 WINDOW_NODES = 2000  # search nodes a window may take before the next phase takes over
+FULL_NODES = 20000  # search nodes the whole puzzle may take before the clue is kept anyway
 
 
 @njit(cache=True, nogil=True)
 def _find(parent, p):
+    """Root of ``p`` in the union-find forest ``parent`` (halving the path on the way)."""
     while parent[p] != p:
         parent[p] = parent[parent[p]]
         p = parent[p]
@@ -166,7 +172,8 @@ def minimise_clues(R, C, clues, sol, removal, ws, st):
     is one; a *relaxed* window (cells outside free, so its rim clues are dropped) without
     one proves there is none; the whole puzzle answers exactly.  The windows have half-size
     NEAR (exact), FAR (relaxed), FAR (exact), 2 FAR (relaxed), then comes the whole grid;
-    a window search over WINDOW_NODES nodes settles nothing.
+    a window search over WINDOW_NODES nodes settles nothing, and a clue whose whole-grid
+    search passes FULL_NODES nodes stays (the puzzle stays unique, if not quite minimal).
     """
     W = C + 1
     P = (R + 1) * W
@@ -220,13 +227,13 @@ def minimise_clues(R, C, clues, sol, removal, ws, st):
                     h, w, first, out = R, C, sol, scratch
                 found, more = search(
                     ws, st, h, w, np.int64(1), out, first, not exact, CHECK,
-                    WINDOW_NODES if phase < 4 else 0,
+                    WINDOW_NODES if phase < 4 else FULL_NODES,
                 )
                 nodes += more
                 if phase == 4 or (found >= 0 and (found > 0) == exact):
                     break
-            if found > 0:
-                break
+            if found != 0:
+                break  # a second solution, or (over FULL_NODES) none found: keep the clue
         clues[p] = -1 if found == 0 else s
     return nodes
 
