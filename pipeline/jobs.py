@@ -35,10 +35,15 @@ __all__ = ["run_job", "solve_count", "solve_solutions", "solve_set", "generate_s
 
 
 class TaskStats:
-    """Tasks planned, already done (skipped), run now and failed, with the CPU seconds used."""
+    """Tasks planned, already done (skipped), run now and failed, with the CPU seconds used.
+
+    Points (one parameter set, one generated group, one input set) are counted too: a point
+    finished by any earlier run is reused whole, whatever split that run chose.
+    """
 
     def __init__(self) -> None:
         self.planned = self.skipped = self.run = 0
+        self.points = self.points_reused = 0
         self.failed: list[str] = []
         self.cpu_seconds = 0.0
 
@@ -46,34 +51,87 @@ class TaskStats:
         """The counters as they go into ``manifest.json``."""
         return {"planned": self.planned, "skipped": self.skipped, "run": self.run,
                 "failed": len(self.failed), "failures": self.failed[:20],
+                "points": self.points, "points_reused": self.points_reused,
                 "cpu_seconds": round(self.cpu_seconds, 3)}
+
+
+def _describe(task) -> str:
+    """What a task computes, for messages: its parameters or its instances."""
+    def pairs(values: dict) -> str:
+        return ", ".join(f"{k}={v}" for k, v in values.items())
+
+    if hasattr(task, "params"):
+        return pairs(task.params)
+    if task.generate is not None:
+        return "generate " + pairs(task.generate)
+    return f"instances {task.lo}..{task.hi - 1} of the set"
+
+
+def _point_table(table: str) -> str:
+    return f"{table}-points"
 
 
 def _run_into_fragments(
     job: JobSpec, output: Path, table: str, tasks: list, make_call: Callable[[object], Call],
     make_fragment: Callable[[object, dict], pa.Table], runner: Runner, stats: TaskStats,
-) -> None:
-    """Run the tasks that have no ``table`` fragment yet, writing each fragment as it arrives."""
+    by_point: bool = True,
+) -> list[Path]:
+    """Run the tasks that have no ``table`` fragment yet, writing each fragment as it arrives.
+
+    With ``by_point``, the moment every task of a point has its fragment, they are joined (in
+    plan order) into one point fragment, the unit a later run reuses and the merge reads.
+    Returns the paths the merge reads, in plan order: point fragments, or task fragments.
+    """
+    if not by_point:
+        tasks_of = {t.key: [t] for t in tasks}
+        finished = set()
+    else:
+        tasks_of = {}
+        for t in tasks:
+            tasks_of.setdefault(t.point, []).append(t)
+        finished = store.existing_fragments(output, job.name, _point_table(table)) & tasks_of.keys()
+        stats.points += len(tasks_of)
+        stats.points_reused += len(finished)
+
+    def path_of(point: str) -> Path:
+        if by_point:
+            return store.fragment_path(output, job.name, _point_table(table), point)
+        return store.fragment_path(output, job.name, table, point)
+
     done = store.existing_fragments(output, job.name, table)
-    todo = {t.key: t for t in tasks if t.key not in done}
+    live = [t for point, group in tasks_of.items() if point not in finished for t in group]
+    todo = {t.key: t for t in live if t.key not in done}
+    missing = {point: {t.key for t in group} - done for point, group in tasks_of.items()}
     stats.planned += len(tasks)
     stats.skipped += len(tasks) - len(todo)
-    if not todo:
-        return
-    progress = Progress(f"{job.name} ({table})", len(todo))
-    for call, result, error in runner(make_call(t) for t in todo.values()):
-        task = todo[call.key]
-        if error is not None:
-            stats.failed.append(f"{call.name}-{call.key} {task.params}: "
-                                f"{type(error).__name__}: {error}")
-            progress.advance(ok=False)
-            continue
-        store.write_table(make_fragment(task, result),
-                          store.fragment_path(output, job.name, table, task.key))
-        stats.run += 1
-        stats.cpu_seconds += result["cpu_seconds"]
-        progress.advance()
-    progress.close()
+
+    def close_point(point: str) -> None:
+        if by_point and point not in finished and not missing[point]:
+            parts = (store.read_table(store.fragment_path(output, job.name, table, t.key))
+                     for t in tasks_of[point])
+            store.write_table(pa.concat_tables(parts), path_of(point))
+
+    for point in tasks_of:
+        close_point(point)  # finished by an interrupted run before it could join them
+    if todo:
+        progress = Progress(f"{job.name} ({table})", len(todo))
+        for call, result, error in runner(make_call(t) for t in todo.values()):
+            task = todo[call.key]
+            if error is not None:
+                stats.failed.append(f"{call.name}-{call.key} ({_describe(task)}): "
+                                    f"{type(error).__name__}: {error}")
+                progress.advance(ok=False)
+                continue
+            store.write_table(make_fragment(task, result),
+                              store.fragment_path(output, job.name, table, task.key))
+            stats.run += 1
+            stats.cpu_seconds += result["cpu_seconds"]
+            point = task.point if by_point else task.key
+            missing[point].discard(task.key)
+            close_point(point)
+            progress.advance()
+        progress.close()
+    return [path_of(point) for point in tasks_of]
 
 
 def _count_call(task) -> Call:
@@ -102,32 +160,29 @@ def _run_count_tables(job: JobSpec, module, output: Path, runner: Runner, worker
                       stats: TaskStats) -> Callable[[Path], list[str]]:
     """Run a count job's tasks; return the function that merges its tables into a folder."""
     count_tasks = plan_count_job(job, module, workers)
-    _run_into_fragments(
+    count_paths = _run_into_fragments(
         job, output, "counts", count_tasks, _count_call,
         lambda t, r: results.counts_fragment(t.problem, module.outputs(t.params), r, t.key),
         runner, stats,
     )
-    solution_tasks = []
+    solution_paths = []
     if job.solutions:
+        solution_tasks = []
         for params in module.points(job.spec):
             solution_tasks += plan_solutions(job, module, params)
-        _run_into_fragments(
+        # solution tasks are keyed by point and prefix already; joining them would copy them all
+        solution_paths = _run_into_fragments(
             job, output, "solutions", solution_tasks, _solutions_call,
-            lambda t, r: r["table"],
-            runner, stats,
+            lambda t, r: r["table"], runner, stats, by_point=False,
         )
 
     def merge(folder: Path) -> list[str]:
-        fragments = (store.read_table(store.fragment_path(output, job.name, "counts", t.key))
-                     for t in count_tasks)
-        store.write_table(results.merge_counts(fragments), folder / "counts.parquet")
+        store.write_table(results.merge_counts(store.read_table(p) for p in count_paths),
+                          folder / "counts.parquet")
         if not job.solutions:
             return ["counts.parquet"]
-        store.stream_concat(
-            (store.read_table(store.fragment_path(output, job.name, "solutions", t.key))
-             for t in solution_tasks),
-            results.SOLUTIONS, folder / "solutions.parquet",
-        )
+        store.stream_concat((store.read_table(p) for p in solution_paths),
+                            results.SOLUTIONS, folder / "solutions.parquet")
         return ["counts.parquet", "solutions.parquet"]
 
     return merge
@@ -150,10 +205,10 @@ def _run_instance_tables(job: JobSpec, module, output: Path, runner: Runner, wor
                     (task.problem, task.options, task.generate, part))
 
     table = module.RESULT_TABLE
-    _run_into_fragments(job, output, table, tasks, call, lambda t, r: r["table"], runner, stats)
+    paths = _run_into_fragments(job, output, table, tasks, call, lambda t, r: r["table"], runner,
+                                stats)
 
     def merge(folder: Path) -> list[str]:
-        paths = [store.fragment_path(output, job.name, table, t.key) for t in tasks]
         schema = store.read_table(paths[0]).schema if paths else pa.schema([])
         store.stream_concat((store.read_table(p) for p in paths), schema,
                             folder / f"{table}.parquet")

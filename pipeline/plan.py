@@ -38,7 +38,11 @@ def _key(*parts: object) -> str:
 
 @dataclass(frozen=True)
 class CountTask:
-    """Count the completions of prefixes ``offset::stride`` at ``depth`` for one point."""
+    """Count the completions of prefixes ``offset::stride`` at ``depth`` for one point.
+
+    ``point`` names the point whatever the split, so a finished point is reused by any later
+    run, with any worker count.
+    """
 
     job: str
     problem: str
@@ -47,6 +51,7 @@ class CountTask:
     stride: int
     offset: int
     key: str
+    point: str
 
 
 @dataclass(frozen=True)
@@ -93,9 +98,11 @@ def plan_count_job(job: JobSpec, module: ModuleType, workers: int) -> list[Count
     cost = getattr(module, "cost", lambda params: 1.0)
     for params in sorted(points, key=cost, reverse=True):
         depth, stride = _split(module, params, task_count_for(cost(params), workers))
+        point = _key(job.problem, params, module.VERSION)
         for offset in range(stride):
             key = _key(job.problem, params, depth, stride, offset, module.VERSION)
-            tasks.append(CountTask(job.name, job.problem, params, depth, stride, offset, key))
+            tasks.append(CountTask(job.name, job.problem, params, depth, stride, offset, key,
+                                   point))
     return tasks
 
 
@@ -117,13 +124,17 @@ def plan_solutions(job: JobSpec, module: ModuleType, params: dict) -> list[Solut
 
 @dataclass(frozen=True)
 class InstanceTask:
-    """Solve a run of instances: generated (``generate`` keywords) or ``lo..hi`` of a set."""
+    """Solve a run of instances: generated (``generate`` keywords) or ``lo..hi`` of a set.
+
+    ``point`` names the generated point or the whole set, whatever the split.
+    """
 
     job: str
     problem: str
     options: dict
     index: int
     key: str
+    point: str
     generate: dict | None = None
     lo: int = 0
     hi: int = 0
@@ -155,13 +166,17 @@ def plan_instance_job(job: JobSpec, module: ModuleType, workers: int, options: d
             each = float(module.instance_cost(side, cols, options)[0])
             count = kwargs["count"]
             parts = task_count_for(each * count, workers)
+            point = _key(job.problem, "generate", kwargs, options, module.VERSION)
             for lo, hi in _cost_ranges(np.full(count, each), parts):
                 part = {**kwargs, "start": kwargs["start"] + lo, "count": hi - lo}
                 key = _key(job.problem, "generate", part, options, module.VERSION)
-                tasks.append(InstanceTask(job.name, job.problem, options, len(tasks), key, part))
+                tasks.append(InstanceTask(job.name, job.problem, options, len(tasks), key, point,
+                                          part))
         return tasks
     costs = module.instance_cost(batch["rows"], batch["cols"], options)
+    point = _key(job.problem, "set", digest(0, costs.shape[0]), options, module.VERSION)
     for lo, hi in _cost_ranges(costs, task_count_for(float(costs.sum()), workers)):
         key = _key(job.problem, "set", digest(lo, hi), options, module.VERSION)
-        tasks.append(InstanceTask(job.name, job.problem, options, len(tasks), key, None, lo, hi))
+        tasks.append(InstanceTask(job.name, job.problem, options, len(tasks), key, point, None,
+                                  lo, hi))
     return tasks

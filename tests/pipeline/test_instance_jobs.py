@@ -57,3 +57,17 @@ def test_ingested_job_leaves_counts_null_without_counts(tmp_path):
     assert table.column("density").null_count == 5
     placement = table.column("placement").to_pylist()[0]
     assert len(placement) == 5 and np.all(np.diff(placement) > 0)
+
+
+def test_extended_generated_sweep_reuses_finished_points(tmp_path):
+    small = {**GENERATE, "n": [4]}
+    first = run_job(JobSpec("w", "max_rooks", {"boards": {"generate": small}}), tmp_path,
+                    local_runner, workers=2)
+    assert first["tasks"]["points"] == 2 and first["tasks"]["points_reused"] == 0
+    job = JobSpec("w", "max_rooks", {"boards": {"generate": GENERATE}})
+    again = run_job(job, tmp_path, local_runner, workers=1)
+    assert again["tasks"]["points"] == 4 and again["tasks"]["points_reused"] == 2
+    extended = pq.read_table(tmp_path / "w" / "maxima.parquet")
+    fresh = run_job(job, tmp_path / "fresh", local_runner, workers=1)
+    assert fresh["tasks"]["points_reused"] == 0
+    assert extended.equals(pq.read_table(tmp_path / "fresh" / "w" / "maxima.parquet"))

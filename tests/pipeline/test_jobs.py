@@ -70,7 +70,7 @@ def test_failed_task_keeps_fragments_and_reports(tmp_path):
             yield call, (None if i == 1 else result), (RuntimeError("boom") if i == 1 else error)
 
     with pytest.raises(JobError, match=r"job q: 1 of \d+ tasks failed, first: count-\w+ "
-                                       r"\{'n': \d+\}: RuntimeError: boom"):
+                                       r"\(n=\d+\): RuntimeError: boom"):
         run_job(job, tmp_path, flaky, workers=2)
     manifest = json.loads((tmp_path / "q" / "manifest.json").read_text())
     assert manifest["complete"] is False and manifest["tasks"]["failed"] == 1
@@ -90,3 +90,31 @@ def test_real_cluster_matches_direct_call(dask_client, tmp_path):
     assert sols.num_rows == sum(direct)
     table = solve_count("nqueens", {"n": 16}, dask_runner(dask_client), 2)
     assert results.count_values(table) == [14772512]
+
+
+def test_extended_sweep_reuses_finished_points_with_any_worker_count(tmp_path):
+    first = run_job(JobSpec("q", "nqueens", {"n": "13..16"}), tmp_path, local_runner, workers=2)
+    assert first["tasks"]["points"] == 4 and first["tasks"]["points_reused"] == 0
+    wider = JobSpec("q", "nqueens", {"n": "8..16"})
+    nqueens = solvers.get("nqueens")
+    split = {w: [t.stride for t in plan_count_job(wider, nqueens, w) if t.params["n"] == 16]
+             for w in (1, 2)}
+    assert split[1] != split[2], "n = 16 must be split differently for 1 and 2 workers"
+    again = run_job(wider, tmp_path, local_runner, workers=1)
+    assert again["tasks"]["points"] == 9 and again["tasks"]["points_reused"] == 4
+    assert again["tasks"]["run"] == 5  # n = 8..12, one task each
+    assert _counts(tmp_path / "q") == [*A000170[7:15], 14772512]
+
+
+def test_point_finished_before_a_crash_is_joined_on_rerun(tmp_path):
+    job = JobSpec("q", "nqueens", {"n": "14..15"})
+    tasks = plan_count_job(job, solvers.get("nqueens"), 2)
+    first_point = [t for t in tasks if t.point == tasks[0].point]
+    with pytest.raises(Interrupt):
+        run_job(job, tmp_path, interrupted_after(len(first_point)), workers=2)
+    joined = store.existing_fragments(tmp_path, "q", "counts-points")
+    assert joined == {tasks[0].point}
+    store.fragment_path(tmp_path, "q", "counts-points", tasks[0].point).unlink()
+    manifest = run_job(job, tmp_path, local_runner, workers=2)  # joins it again from its tasks
+    assert manifest["tasks"]["skipped"] == len(first_point)
+    assert _counts(tmp_path / "q") == A000170[13:15]
