@@ -16,7 +16,7 @@ from . import datasets, results, store
 from . import judge as judge_mode
 from . import report as reports
 from .cluster import open_client
-from .config import ClusterSpec, JobSpec, load_config
+from .config import ClusterSpec, JobSpec, instance_source, load_config
 from .errors import BoardsweepError, InputError, JobError
 from .execute import dask_runner, local_runner
 from .jobs import generate_set, run_job, solve_count, solve_set, solve_solutions
@@ -81,6 +81,7 @@ def run(config, job_names, output, workers, scheduler, scheduler_file, fresh) ->
         if name not in known:
             raise InputError(f"no job named '{name}': the jobs are {', '.join(known)}", config)
     jobs = [known[name] for name in job_names] if job_names else cfg.jobs
+    _check_sets(jobs)
     out = output or cfg.output
     failures: list[JobError] = []
     with store.output_lock(out):
@@ -100,6 +101,19 @@ def run(config, job_names, output, workers, scheduler, scheduler_file, fresh) ->
             log(f"Dask performance report: {report_path}")
     if failures:
         raise failures[0]
+
+
+def _check_sets(jobs: list[JobSpec]) -> None:
+    """Read the board or puzzle set of every job that names a file, so that bad input stops
+    the run before the output folder or a cluster exists (each job reads it again)."""
+    for job in jobs:
+        module = solvers.get(job.problem)
+        if module.KIND == "count":
+            continue
+        source, _ = instance_source(module, job.spec)
+        for kind in ("ingest", "parquet"):
+            if kind in source:
+                datasets.read_set(job.problem, module, source[kind])
 
 
 @cli.group(cls=_Group)
@@ -133,7 +147,7 @@ def _single_task(problem: str, spec: dict) -> bool:
     return len(tasks) == 1
 
 
-@solve.command("nqueens")
+@solve.command("nqueens", context_settings={"ignore_unknown_options": True})  # N may be -3
 @click.argument("n", type=int)
 @click.option("--solutions", "solutions_path", type=click.Path(dir_okay=False),
               help="Also write every solution to this Parquet file.")

@@ -132,8 +132,12 @@ def check_batch(batch: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     if k and (rows * cols).max() >= 2**31:
         raise ParamError("a board may have at most 2**31 - 1 cells")
     sizes = np.diff(out["offsets"])
-    if out["offsets"][0] != 0 or not np.array_equal(sizes, rows * cols):
-        raise ParamError("board batch offsets must start at 0 and step by rows * cols")
+    if k and out["offsets"][0] != 0:
+        raise ParamError("board batch offsets must start at 0")
+    if not np.array_equal(sizes, rows * cols):
+        b = int(np.flatnonzero(sizes != rows * cols)[0])
+        raise ParamError(f"board {out['board_id'][b]}: {int(sizes[b])} cells for "
+                         f"{rows[b]} x {cols[b]}")
     if out["cells"].shape[0] != out["offsets"][-1]:
         raise ParamError(f"board batch has {out['cells'].shape[0]} cells, offsets say "
                          f"{out['offsets'][-1]}")

@@ -52,14 +52,14 @@ def _size(line: str, path: str, number: int) -> tuple[int, int] | None:
     return rows, cols
 
 
-def _check_row(row: str, cols: int, where: str, path: str, number: int) -> None:
-    """A row must hold exactly ``cols`` characters, each '.' or 'X'."""
+def _check_row(row: str, cols: int, where: str, path: str, number: int, hint: str = "") -> None:
+    """A row must hold exactly ``cols`` characters, each '.' or 'X'; ``hint`` ends the error."""
     if len(row) != cols:
-        raise InputError(f"{where} has {len(row)} cells, expected {cols}", path, number)
+        raise InputError(f"{where} has {len(row)} cells, expected {cols}{hint}", path, number)
     if row.count(".") + row.count("X") != cols:
         col, ch = next((j, ch) for j, ch in enumerate(row) if ch not in ".X")
         raise InputError(f"{where}, column {col + 1}: expected '.' (open) or 'X' (wall), "
-                         f"got {ch!r}", path, number)
+                         f"got {ch!r}{hint}", path, number)
 
 
 def parse(text: str, path: str = "<stdin>") -> dict[str, np.ndarray]:
@@ -85,7 +85,12 @@ def parse(text: str, path: str = "<stdin>") -> dict[str, np.ndarray]:
         body = lines[pos:pos + rows]
         pos += rows
         for i, (row_number, row) in enumerate(body):
-            _check_row(row, cols, f"row {i + 1} of board {len(boards) + 1}", path, row_number)
+            hint = ""
+            if row.replace(" ", "").isdigit():  # a size line (or the final 0) read as a row
+                hint = (f" ({row!r} looks like a size line: does board {len(boards) + 1} have "
+                        f"only {i} of its {rows} rows?)")
+            _check_row(row, cols, f"row {i + 1} of board {len(boards) + 1}", path, row_number,
+                       hint)
         raw = np.frombuffer("".join(row for _, row in body).encode("ascii"), dtype=np.uint8)
         boards.append((raw == ord("X")).astype(np.uint8).reshape(rows, cols))
     if pos < len(lines):

@@ -53,7 +53,7 @@ def test_slice_and_digest():
         (pa.table({"board_id": [0, 1], "rows": [1, 1], "cols": [2, 2], "cells": [".X", ".Q"]}),
          "board_id 1: cells may hold only '.X'"),
         (pa.table({"board_id": [0], "rows": [2], "cols": [2], "cells": [".X"]}),
-         "offsets must start at 0 and step by rows * cols"),
+         "board 0: 2 cells for 2 x 2"),
     ],
 )
 def test_bad_parquet_sets(tmp_path, table, message):
