@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+import time
+from contextlib import contextmanager
+from importlib.metadata import version as package_version
 from pathlib import Path
 
 import pytest
+from distributed import Client
 
 from pipeline import results, store
 from tests.conftest import ROOT, boardsweep, run_env
@@ -16,17 +21,17 @@ DASK = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
 WORKER = [sys.executable, "-m", "distributed.cli.dask_worker"]
 
 
-@pytest.fixture
-def scheduler_file(tmp_path):
-    """A scheduler and two single-threaded worker processes on loopback, found by a file."""
-    path = tmp_path / "scheduler.json"
+@contextmanager
+def cluster_on_loopback(path: Path, worker_envs: list[tuple[dict, Path]]):
+    """A scheduler found by the file ``path`` and one single-threaded worker per (environment,
+    working directory)."""
     procs = [subprocess.Popen([*DASK, "--scheduler-file", str(path), "--host", "127.0.0.1",
                                "--port", "0", "--no-dashboard"], env=run_env(),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
     procs += [subprocess.Popen([*WORKER, "--scheduler-file", str(path), "--nthreads", "1",
-                                "--host", "127.0.0.1", "--no-dashboard"], env=run_env(),
-                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-              for _ in range(2)]
+                                "--host", "127.0.0.1", "--no-dashboard"], env=env,
+                               cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+              for env, cwd in worker_envs]
     try:
         yield path
     finally:
@@ -34,6 +39,44 @@ def scheduler_file(tmp_path):
             proc.terminate()
         for proc in procs:
             proc.wait(timeout=30)
+
+
+@pytest.fixture
+def scheduler_file(tmp_path):
+    """A scheduler and two worker processes with this interpreter's packages."""
+    workers = [(run_env(), ROOT), (run_env(), ROOT)]
+    with cluster_on_loopback(tmp_path / "scheduler.json", workers) as path:
+        yield path
+
+
+def _other_boardsweep(folder: Path) -> tuple[dict, Path]:
+    """A worker setting in which ``boardsweep`` reports version 0.0.1 (a stale install).
+
+    It runs in ``folder``, not the checkout, whose ``boardsweep.egg-info`` would come first.
+    """
+    info = folder / "boardsweep-0.0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: boardsweep\nVersion: 0.0.1\n")
+    return {**run_env(), "PYTHONPATH": str(folder)}, folder
+
+
+def test_worker_with_another_version_is_refused(tmp_path):
+    mine = package_version("boardsweep")
+    envs = [(run_env(), ROOT), _other_boardsweep(tmp_path / "stale")]
+    with cluster_on_loopback(tmp_path / "scheduler.json", envs) as path:
+        address = None
+        deadline = time.monotonic() + 60
+        while address is None:  # wait until both workers are in, or the check may miss one
+            assert time.monotonic() < deadline, "the cluster did not come up"
+            if path.exists():
+                address = json.loads(path.read_text())["address"]
+                with Client(address, timeout=30) as client:
+                    client.wait_for_workers(2, timeout=60)
+        done = boardsweep("solve", "nqueens", "8", "--scheduler", address)
+    assert done.returncode == 2, done.stderr
+    assert re.search(rf"version mismatch with worker tcp://127\.0\.0\.1:\d+: boardsweep "
+                     rf"{re.escape(mine)} here but 0\.0\.1 there", done.stderr), done.stderr
+    assert done.stdout == ""
 
 
 def test_run_on_scheduler_file_and_address(tmp_path, scheduler_file):
