@@ -1,8 +1,11 @@
-"""Dask clients: a local cluster of worker processes, an existing scheduler, or a scheduler file.
+"""Dask clients: a local cluster of worker processes, an existing scheduler, a scheduler file,
+or worker jobs submitted to Slurm.
 
 This is the only module that makes clients.  Worker processes import ``solvers`` as an
 installed package, so every worker must have the same boardsweep installed; the versions are
 compared at connect time and a mismatch stops the run.
+
+Slurm's worker jobs are made and watched in :mod:`pipeline.slurm`.
 """
 
 from __future__ import annotations
@@ -15,9 +18,18 @@ from contextlib import ExitStack, contextmanager
 from importlib.metadata import version as package_version
 from pathlib import Path
 
+import dask
+
 from .config import ClusterSpec
 from .errors import ClusterError
 from .progress import log
+from .slurm import (
+    SLURM_TIMEOUT,
+    cancel_on_signals,
+    slurm_cluster,
+    slurm_job_ids,
+    wait_for_slurm_workers,
+)
 
 __all__ = ["open_client", "wait_for_file", "check_versions", "boardsweep_version"]
 
@@ -50,6 +62,25 @@ def check_versions(client) -> None:
             raise ClusterError(f"version mismatch with worker {worker}: {detail}")
 
 
+def _scheduler_settings(options: dict) -> dict:
+    """Dask settings for a scheduler started here.
+
+    A worker thread holds one task at a time (``worker-saturation`` 1.0), so a worker that dies
+    takes down only the task it was running: with Dask's default of 1.1, a task queued behind
+    a crashing one counts that death against itself and may fail though it did nothing wrong.
+    ``allowed_failures`` is how many worker deaths one task may cause before it fails.
+    """
+    settings = {"distributed.scheduler.worker-saturation": 1.0}
+    if options.get("allowed_failures") is not None:
+        settings["distributed.scheduler.allowed-failures"] = options["allowed_failures"]
+    return settings
+
+
+def _allowed_failures(client) -> int:
+    """The scheduler's own ``allowed-failures`` (an existing scheduler has its own config)."""
+    return client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.allowed_failures)
+
+
 def _local_cluster(options: dict, workers: int | None):
     from distributed import LocalCluster
 
@@ -62,21 +93,6 @@ def _local_cluster(options: dict, workers: int | None):
         dashboard_address=options.get("dashboard_address", ":8787"),
         silence_logs=logging.ERROR,
     )
-
-
-def _slurm_cluster(options: dict, workers: int | None):
-    try:
-        from dask_jobqueue import SLURMCluster
-    except ImportError:
-        raise ClusterError(
-            "cluster kind 'slurm' needs dask-jobqueue: pip install 'boardsweep[slurm]'"
-        ) from None
-    settings = {k: v for k, v in options.items() if k != "workers"}
-    settings.setdefault("cores", 1)
-    settings.setdefault("memory", "2GB")
-    cluster = SLURMCluster(**settings)
-    cluster.scale(workers or options.get("workers", 1))
-    return cluster
 
 
 @contextmanager
@@ -98,10 +114,17 @@ def open_client(
     timeout = float(options.get("timeout", DEFAULT_TIMEOUT))
     with ExitStack() as stack:
         try:
+            if kind in ("local", "slurm"):  # their scheduler runs here and reads this setting
+                stack.enter_context(dask.config.set(_scheduler_settings(options)))
             if kind == "local":
                 client = Client(stack.enter_context(_local_cluster(options, workers)))
             elif kind == "slurm":
-                client = Client(stack.enter_context(_slurm_cluster(options, workers)))
+                clusters: list = []  # the handler needs the jobs, and must outlive the cluster
+                stack.enter_context(cancel_on_signals(
+                    lambda: [job for c in clusters for job in slurm_job_ids(c)]))
+                cluster = stack.enter_context(slurm_cluster(options, workers))
+                clusters.append(cluster)
+                client = Client(cluster)
             elif kind == "address":
                 client = Client(options["address"], timeout=timeout)
             else:
@@ -112,7 +135,11 @@ def open_client(
             raise ClusterError(f"cannot reach the Dask scheduler at {where}: {exc}") from None
         stack.enter_context(client)
         if kind == "slurm":
-            client.wait_for_workers(1, timeout=max(timeout, 600))
-        log(f"dashboard: {client.dashboard_link}")
+            wanted = workers or options.get("workers", 1)
+            wait_for_slurm_workers(client, cluster, wanted,
+                                    float(options.get("timeout", SLURM_TIMEOUT)),
+                                    options.get("log_directory"))
+        log(f"dashboard: {client.dashboard_link}; a task whose worker dies is retried up to "
+            f"{_allowed_failures(client)} times")
         check_versions(client)
         yield client

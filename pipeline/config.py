@@ -24,11 +24,19 @@ __all__ = ["Config", "ClusterSpec", "JobSpec", "load_config", "parse_job", "inst
 
 TOP_KEYS = {"output", "cluster", "jobs"}
 CLUSTER_KINDS: dict[str, set[str]] = {
-    "local": {"workers", "threads_per_worker", "memory_limit", "dashboard_address"},
+    "local": {"workers", "threads_per_worker", "memory_limit", "dashboard_address",
+              "allowed_failures"},
     "address": {"address", "timeout"},
     "scheduler-file": {"path", "timeout"},
-    "slurm": {"workers", "cores", "memory", "walltime", "queue", "account", "job_extra"},
+    "slurm": {"workers", "cores", "memory", "walltime", "queue", "account", "job_name",
+              "job_extra_directives", "job_extra", "job_script_prologue", "local_directory",
+              "log_directory", "interface", "dashboard_address", "timeout", "allowed_failures"},
 }
+# the slurm keys that hold a list of strings, and those that hold one string
+SLURM_LISTS = {"job_extra_directives", "job_extra", "job_script_prologue"}
+SLURM_STRINGS = {"memory", "walltime", "queue", "account", "job_name", "local_directory",
+                 "log_directory", "interface", "dashboard_address"}
+SLURM_LOG_DIRECTORY = "slurm-logs"  # the worker jobs' output, beside the config file
 # keys every job may have whatever its problem; the rest belong to the problem's own spec
 JOB_KEYS = {"name", "problem", "solutions"}
 JOB_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -104,22 +112,39 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _unknown_key(mapping: Mapping, allowed: set[str], what: str, path: str) -> None:
+def _unknown_key(mapping: Mapping, allowed: set[str], what: str, path: str,
+                 lines: Mapping | None = None) -> None:
+    """InputError for the first key not in ``allowed``, at its line in ``lines`` (a YAML
+    mapping with the same keys; ``mapping`` itself when None)."""
     for key in mapping:
         if key not in allowed:
             raise InputError(
                 f"{what}: unknown key '{key}': expected one of {', '.join(sorted(allowed))}",
                 path,
-                _line_of(mapping, key),
+                _line_of(mapping if lines is None else lines, key),
             )
 
 
-def parse_cluster(raw: Any, path: str) -> ClusterSpec:
-    """Validate the ``cluster:`` mapping."""
+def _key_line(value: Any, key: str) -> int | None:
+    """The line of the first ``key`` in the YAML mapping ``value`` or in those nested in it."""
+    if isinstance(value, _LinedDict) and key in value.key_line:
+        return value.key_line[key]
+    children = value.values() if isinstance(value, dict) else value if isinstance(
+        value, list) else ()
+    for child in children:
+        found = _key_line(child, key)
+        if found is not None:
+            return found
+    return None
+
+
+def parse_cluster(raw: Any, path: str, line: int | None = None) -> ClusterSpec:
+    """Validate the ``cluster:`` mapping (``line``: where the ``cluster`` key is)."""
     if raw is None:
         return ClusterSpec()
     if not isinstance(raw, dict):
-        raise InputError("'cluster' must be a mapping like {kind: local, workers: 2}", path)
+        raise InputError("'cluster' must be a mapping like {kind: local, workers: 2}", path,
+                         line)
     kind = raw.get("kind", "local")
     if kind not in CLUSTER_KINDS:
         raise InputError(
@@ -128,7 +153,7 @@ def parse_cluster(raw: Any, path: str) -> ClusterSpec:
             _line_of(raw, "kind"),
         )
     options = {k: v for k, v in raw.items() if k != "kind"}
-    _unknown_key(options, CLUSTER_KINDS[kind], f"cluster (kind {kind})", path)
+    _unknown_key(options, CLUSTER_KINDS[kind], f"cluster (kind {kind})", path, raw)
     workers = options.get("workers")
     if workers is not None and (
         not isinstance(workers, int) or isinstance(workers, bool) or workers < 1
@@ -138,10 +163,47 @@ def parse_cluster(raw: Any, path: str) -> ClusterSpec:
             path,
             _line_of(raw, "workers"),
         )
+    allowed = options.get("allowed_failures")
+    if allowed is not None and (
+        not isinstance(allowed, int) or isinstance(allowed, bool) or allowed < 0
+    ):
+        raise InputError(
+            f"cluster: 'allowed_failures' must be an integer >= 0, not {allowed!r}",
+            path,
+            _line_of(raw, "allowed_failures"),
+        )
     required = {"address": "address", "scheduler-file": "path"}.get(kind)
     if required and required not in options:
         raise InputError(f"cluster (kind {kind}): missing key '{required}'", path, _line_of(raw))
+    if kind == "slurm":
+        _check_slurm(raw, path)
+        log_directory = options.get("log_directory", SLURM_LOG_DIRECTORY)
+        options["log_directory"] = str(Path(path).parent / Path(log_directory).expanduser())
     return ClusterSpec(kind, _plain(options))
+
+
+def _check_slurm(raw: Mapping, path: str) -> None:
+    """Types of the ``kind: slurm`` keys, so a typo fails here and not in a worker job."""
+    for key, value in raw.items():
+        if key in SLURM_LISTS:
+            ok, expected = (isinstance(value, list) and all(isinstance(v, str) for v in value),
+                            "a list of strings")
+        elif key in SLURM_STRINGS:
+            # YAML reads 1:00:00 as a number of seconds: ask for quotes rather than guess
+            ok, expected = isinstance(value, str) and value != "", "a non-empty string"
+            if key == "walltime":
+                expected += ' like "02:00:00" (quoted)'
+        elif key == "cores":
+            ok, expected = (isinstance(value, int) and not isinstance(value, bool)
+                            and value >= 1), "a positive integer"
+        elif key == "timeout":
+            ok, expected = (isinstance(value, int | float) and not isinstance(value, bool)
+                            and value > 0), "a positive number of seconds"
+        else:
+            continue
+        if not ok:
+            raise InputError(f"cluster (kind slurm): '{key}' must be {expected}, not {value!r}",
+                             path, _line_of(raw, key))
 
 
 SOURCES = ("ingest", "parquet", "generate")
@@ -207,11 +269,27 @@ def parse_job(raw: Any, index: int, path: str) -> JobSpec:
                     if not Path(source[kind]).is_file():
                         raise ParamError(f"'{module.INPUT_KEY}': {kind} file {source[kind]} "
                                          "does not exist")
+                    if kind == "parquet" and not _is_parquet(source[kind]):
+                        raise ParamError(f"'{module.INPUT_KEY}': {source[kind]} is not a Parquet "
+                                         "file (seed-format text goes in {ingest: FILE})")
     except ParamError as exc:
+        # the line of the key the message quotes, else of the job's one problem key, else the job
         bad = re.search(r"'([^']+)'", str(exc))
-        key_line = _line_of(raw, bad.group(1)) if bad else line
-        raise InputError(f"{where}: {exc}", path, key_line) from None
+        key_line = _key_line(raw, bad.group(1)) if bad else None
+        if key_line is None and len(spec) == 1:
+            key_line = _line_of(raw, next(iter(spec)))
+        raise InputError(f"{where}: {exc}", path, key_line or line) from None
     return JobSpec(name, raw["problem"], spec, solutions, line)
+
+
+def _is_parquet(path: str) -> bool:
+    """Whether the file at ``path`` starts with Parquet's magic bytes (an unreadable file
+    passes: reading the set reports why)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(4) == b"PAR1"
+    except OSError:
+        return True
 
 
 def load_config(path: str | Path) -> Config:
@@ -246,4 +324,5 @@ def load_config(path: str | Path) -> Config:
             raise InputError(f"duplicate job name '{job.name}'", path, job.line)
         seen.add(job.name)
     output = str(Path(path).parent / output)  # relative to the config file, like its inputs
-    return Config(path, output, parse_cluster(raw.get("cluster"), path), jobs)
+    cluster = parse_cluster(raw.get("cluster"), path, _line_of(raw, "cluster"))
+    return Config(path, output, cluster, jobs)

@@ -9,7 +9,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Call", "Runner", "dask_runner", "local_runner"]
+__all__ = ["Call", "Runner", "WorkerLost", "dask_runner", "local_runner"]
+
+
+class WorkerLost(RuntimeError):
+    """A task whose worker died every time it ran it, more often than the scheduler allows."""
 
 
 @dataclass(frozen=True)
@@ -32,7 +36,17 @@ def dask_runner(client, retries: int = 1) -> Runner:
     ``retries`` reruns a task that raised; a task whose worker died is rerun by the scheduler
     up to ``distributed.scheduler.allowed-failures`` times, then reported as an error here.
     """
-    from distributed import as_completed
+    from distributed import KilledWorker, as_completed
+
+    def plain(error: BaseException) -> BaseException:
+        if not isinstance(error, KilledWorker):
+            return error
+        return WorkerLost(
+            f"every worker that ran it died ({error.allowed_failures + 1} in a row, last "
+            f"{error.last_worker.address}); distributed.scheduler.allowed-failures = "
+            f"{error.allowed_failures}. It may exhaust memory or crash the kernel: see the "
+            "worker logs"
+        )
 
     def run(calls: Iterable[Call]) -> Iterator[tuple[Call, Any, BaseException | None]]:
         futures = {
@@ -42,7 +56,7 @@ def dask_runner(client, retries: int = 1) -> Runner:
         for future in as_completed(futures):
             call = futures.pop(future)
             if future.status == "error":
-                yield call, None, future.exception()
+                yield call, None, plain(future.exception())
             else:
                 yield call, future.result(), None
             future.release()

@@ -57,6 +57,9 @@ def test_defaults(write_config):
          "cluster: unknown kind 'cloud'"),
         ("cluster: {kind: local, workers: 0}\njobs: [{name: q, problem: nqueens, n: 4}]\n", 1,
          "cluster: 'workers' must be a positive integer"),
+        ("cluster:\n  kind: local\n  allowed_failures: -1\n"
+         "jobs: [{name: q, problem: nqueens, n: 4}]\n", 3,
+         "cluster: 'allowed_failures' must be an integer >= 0, not -1"),
         ("cluster: {kind: address}\njobs: [{name: q, problem: nqueens, n: 4}]\n", 1,
          "cluster (kind address): missing key 'address'"),
         ("jobs: [{name: q, problem: nqueens, n: 4}\n", 2, "malformed YAML"),
