@@ -68,10 +68,13 @@ def test_worker_with_another_version_is_refused(tmp_path):
         deadline = time.monotonic() + 60
         while address is None:  # wait until both workers are in, or the check may miss one
             assert time.monotonic() < deadline, "the cluster did not come up"
-            if path.exists():
-                address = json.loads(path.read_text())["address"]
+            text = path.read_text() if path.exists() else ""
+            if text.endswith("}"):  # the scheduler may have written only part of it yet
+                address = json.loads(text)["address"]
                 with Client(address, timeout=30) as client:
                     client.wait_for_workers(2, timeout=60)
+            else:
+                time.sleep(0.1)
         done = boardsweep("solve", "nqueens", "8", "--scheduler", address)
     assert done.returncode == 2, done.stderr
     assert re.search(rf"version mismatch with worker tcp://127\.0\.0\.1:\d+: boardsweep "

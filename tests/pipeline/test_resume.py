@@ -51,12 +51,17 @@ def test_driver_sigkilled_at_random_moments_resumes_with_exact_results(tmp_path)
     out = tmp_path / "out"
     config = tmp_path / "c.yaml"
     config.write_text(CONFIG.format(out=out))
+    reference = tmp_path / "reference"
+    for job in load_config(config).jobs:  # uninterrupted, with the same plan (2 workers)
+        run_job(job, reference, local_runner, workers=2)
+    total = len(_fragments(reference))
     history = []
     for attempt in range(KILLS):
         before = len(_fragments(out))
         proc = _start(config)
-        # a random moment: after 0-8 more fragments (0: during start-up), then 0-1 s more
-        target, delay = before + rng.randint(0, 8), rng.uniform(0.0, 1.0)
+        # a random moment: after 0 (during start-up) to a fair share of the fragments left
+        share = (total - before) // (KILLS - attempt + 1)
+        target, delay = before + rng.randint(0, share), rng.uniform(0.0, 0.2)
         deadline = time.monotonic() + 300
         while len(_fragments(out)) < target and proc.poll() is None:
             assert time.monotonic() < deadline, f"seed {seed}: stuck: {history}"
@@ -80,8 +85,6 @@ def test_driver_sigkilled_at_random_moments_resumes_with_exact_results(tmp_path)
     assert final.returncode == 0, final.stderr
     counts = results.count_values(store.read_table(out / "q" / "counts.parquet"))
     assert counts == EXACT, f"seed {seed}: {history}"
-    reference = tmp_path / "reference"
-    run_job(load_config(config).jobs[1], reference, local_runner, workers=2)  # uninterrupted
     walled = pq.read_table(out / "walled" / "maxima.parquet")
     assert walled.equals(pq.read_table(reference / "walled" / "maxima.parquet")), seed
     tasks = {job: json.loads((out / job / "manifest.json").read_text())["tasks"]
