@@ -24,6 +24,8 @@ import psutil
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from pipeline.cluster import open_client  # noqa: E402
+from pipeline.config import ClusterSpec  # noqa: E402
 from pipeline.execute import dask_runner  # noqa: E402
 from pipeline.jobs import solve_count  # noqa: E402
 from pipeline.results import count_values  # noqa: E402
@@ -47,12 +49,11 @@ def time_c(binary: Path, n: int) -> tuple[int, float]:
 
 
 def time_cluster(workers: int, sizes: list[int]) -> dict[int, tuple[int, int, float]]:
-    """{n: (Q(n), nodes, seconds)} on a local cluster of ``workers`` processes."""
-    from distributed import Client, LocalCluster
-
+    """{n: (Q(n), nodes, seconds)} on the local cluster ``boardsweep run`` makes, ``workers``
+    processes with its scheduler settings."""
     timings = {}
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      dashboard_address=":0") as cluster, Client(cluster) as client:
+    spec = ClusterSpec("local", {"workers": workers, "dashboard_address": ":0"})
+    with open_client(spec) as client:
         client.run(warm_up, ["nqueens"])
         runner = dask_runner(client)
         solve_count("nqueens", {"n": 15}, runner, workers)  # Dask's first-task costs, untimed

@@ -1,23 +1,33 @@
 """Median Slant solve time per puzzle by size, against a seed-style bare DFS.
 
-Puzzles come from :func:`solvers.slant.generate` (unique, nearly clue-minimal).  For each
-size the script prints: puzzles, share of points with a clue, generation time per puzzle,
-our median and worst solve time (one core, one puzzle at a time, the full verdict: stop at
-the second solution), median search nodes, time per puzzle through ``solve_batch``, and the
+The puzzles are fixed sets stored in ``benchmarks/data/slant_<n>.txt`` (the seed's text format,
+UVa 11694: ``boardsweep judge slant < benchmarks/data/slant_10.txt`` solves one), made once by
+:func:`solvers.slant.generate` (unique, nearly clue-minimal) with the seed and counts recorded
+in ``benchmarks/data/slant.json`` together with the generation time of each puzzle.  Reading
+them takes no time; ``--regenerate`` makes the sets of the chosen sizes again (a 100 x 100
+puzzle takes several seconds) and rewrites the files.
+
+For each size the script prints: puzzles, share of points with a clue, generation seconds
+per puzzle (median, as recorded), our median and worst solve time (one core, one puzzle at a
+time, the full verdict: stop at the second solution; each puzzle solved ``--repeat`` times
+and the fastest kept), median search nodes, time per puzzle through ``solve_batch``, and the
 bare DFS (the UVa 11694 seed's search: cells in row-major order, ``\\`` then ``/``, a clue
 checked when its point is complete, a loop found by walking the slashes) answering the same
-question: how many puzzles it finished within its node budget, its median time on those,
-and the ratio of its median to ours on the same puzzles.  Times are CPU seconds of this
-process (``time.process_time``), so a busy machine blurs them less than wall time.
+question: how many puzzles it finished within its node budget, its median time on those, and
+the ratio of its median to ours on the same puzzles.  Times are CPU seconds of this process
+(``time.process_time``), so a busy machine blurs them less than wall time.
 
 Run: ``python benchmarks/slant_kernel.py`` (``--sizes 5 7 10 --count 100`` to choose,
-``--budget`` for the DFS node budget, ``--dfs-max`` for the largest size it is tried on).
+``--budget`` for the DFS node budget, ``--dfs-max`` for the largest size it is tried on,
+``--regenerate`` to make the stored sets again, ``--seed`` for their seed).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -25,7 +35,10 @@ from numba import njit
 from solvers import slant
 from solvers.slant_kernel import CHECK, make_workspace, reset, search
 
-DEFAULT_COUNTS = {5: 200, 7: 200, 10: 200, 20: 40, 50: 10, 100: 5}
+DATA = Path(__file__).resolve().parent / "data"
+MANIFEST = DATA / "slant.json"
+DEFAULT_COUNTS = {5: 200, 7: 200, 10: 200, 20: 40, 50: 15, 100: 15}
+DEFAULT_SEED = 2024
 
 
 @njit(cache=True, nogil=True)
@@ -127,28 +140,98 @@ def bare_dfs(R, C, clues, max_solutions, budget):
         tried[k] = 0
 
 
+# ------------------------------------------------------------------------ the stored sets
+
+
+def set_path(n: int) -> Path:
+    """The stored set of n x n puzzles."""
+    return DATA / f"slant_{n}.txt"
+
+
+def write_set(path: Path, n: int, clues: np.ndarray) -> None:
+    """Write n x n puzzles (clues flat, one puzzle after another) in the seed's format."""
+    P = (n + 1) * (n + 1)
+    count = clues.shape[0] // P
+    chars = np.array(list(".01234"))
+    lines = [str(count)]
+    for j in range(count):
+        grid = clues[j * P:(j + 1) * P].reshape(n + 1, n + 1).astype(np.int64) + 1
+        lines.append(str(n))
+        lines.extend("".join(row) for row in chars[grid])
+    path.write_text("\n".join(lines) + "\n")
+
+
+def read_set(path: Path) -> dict[str, np.ndarray]:
+    """A stored set as a puzzle batch (:mod:`solvers.slant`)."""
+    from pipeline.formats.slant import parse
+
+    return parse(path.read_text(), str(path))
+
+
+def load_manifest() -> dict:
+    return json.loads(MANIFEST.read_text()) if MANIFEST.exists() else {"sizes": {}}
+
+
+def save_manifest(manifest: dict) -> None:
+    """Write the manifest, one line per size."""
+    sizes = sorted(manifest["sizes"].items(), key=lambda kv: int(kv[0]))
+    lines = [f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in sizes]
+    MANIFEST.write_text(
+        "{\n"
+        f' "generator": {json.dumps(manifest["generator"])},\n'
+        ' "sizes": {\n' + ",\n".join(lines) + "\n }\n}\n"
+    )
+
+
+def regenerate(n: int, count: int, seed: int) -> None:
+    """Generate and store ``count`` n x n puzzles of ``seed``, timing each."""
+    slant.generate(3, 1, 0)  # compile (or load) the generator before timing
+    seconds, parts = [], []
+    for j in range(count):
+        t = time.process_time()
+        parts.append(slant.generate(n, 1, seed, start=j)["clues"])
+        seconds.append(round(time.process_time() - t, 4))
+        print(f"generated {n}x{n} #{j}: {seconds[-1]:.2f} s", flush=True)
+    DATA.mkdir(exist_ok=True)
+    write_set(set_path(n), n, np.concatenate(parts))
+    manifest = load_manifest()
+    manifest["generator"] = (
+        "solvers.slant.generate(n, 1, seed, start=j) for j in range(count); "
+        "generate_seconds: CPU seconds of each"
+    )
+    manifest["sizes"][str(n)] = {"count": count, "seed": seed, "generate_seconds": seconds}
+    save_manifest(manifest)
+
+
+# ------------------------------------------------------------------------ timing
+
+
 def _median_ms(values: list[float]) -> str:
     return f"{1e3 * float(np.median(values)):.3f}"
 
 
-def bench_size(n: int, count: int, seed: int, budget: int, dfs_max: int) -> dict[str, str]:
-    """Generate ``count`` n x n puzzles and time both solvers on them."""
-    t0 = time.process_time()
-    batch = slant.generate(n, count, seed)
-    gen = (time.process_time() - t0) / count
+def bench_size(
+    n: int, batch: dict[str, np.ndarray], gen: list[float], repeat: int, budget: int,
+    dfs_max: int,
+) -> dict[str, str]:
+    """Time our solver and the bare DFS on the n x n puzzles of ``batch``."""
+    count = batch["rows"].shape[0]
     P = (n + 1) * (n + 1)
     ws, st = make_workspace(P)
     sol = np.empty(n * n, dtype=np.int64)
-    first = np.zeros(n * n, dtype=np.int64)
+    first = np.full(n * n, -1, dtype=np.int64)  # no preferred values, as solve_batch
     ours, nodes, dfs, ours_where_dfs = [], [], [], []
     for j in range(count):
         clues = batch["clues"][j * P:(j + 1) * P]
-        t = time.process_time()
-        reset(ws, st, n, n, clues)
-        found, nn = search(ws, st, n, n, np.int64(2), sol, first, True, CHECK, 0)
-        ours.append(time.process_time() - t)
+        best = np.inf
+        for _ in range(repeat):
+            t = time.process_time()
+            reset(ws, st, n, n, clues)
+            found, nn = search(ws, st, n, n, np.int64(2), sol, first, True, CHECK, 0)
+            best = min(best, time.process_time() - t)
+        ours.append(best)
         nodes.append(nn)
-        assert found == 1, "a generated puzzle must be unique"
+        assert found == 1, "a stored puzzle must be unique"
         if n > dfs_max:
             continue
         t = time.process_time()
@@ -160,11 +243,11 @@ def bench_size(n: int, count: int, seed: int, budget: int, dfs_max: int) -> dict
     t = time.process_time()
     slant.solve_batch(batch)
     batch_ms = 1e3 * (time.process_time() - t) / count
-    row = {
+    return {
         "n": str(n),
         "puzzles": str(count),
         "clues %": f"{100 * float((batch['clues'] >= 0).mean()):.1f}",
-        "gen s": f"{gen:.3f}",
+        "gen s": f"{float(np.median(gen)):.3f}" if gen else "-",
         "ours ms": _median_ms(ours),
         "max ms": f"{1e3 * max(ours):.3f}",
         "nodes": f"{float(np.median(nodes)):.0f}",
@@ -173,7 +256,6 @@ def bench_size(n: int, count: int, seed: int, budget: int, dfs_max: int) -> dict
         "dfs ms": _median_ms(dfs) if dfs else "-",
         "ratio": f"{np.median(dfs) / np.median(ours_where_dfs):.1f}" if dfs else "-",
     }
-    return row
 
 
 def main() -> None:
@@ -181,16 +263,35 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=list(DEFAULT_COUNTS))
     parser.add_argument("--count", type=int, default=None, help="puzzles per size")
-    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--repeat", type=int, default=3, help="solves per puzzle (fastest kept)")
     parser.add_argument("--budget", type=int, default=2_000_000, help="DFS nodes per puzzle")
     parser.add_argument("--dfs-max", type=int, default=20, help="largest n given to the DFS")
+    parser.add_argument("--regenerate", action="store_true",
+                        help="generate the sets of --sizes again and store them")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of --regenerate")
     args = parser.parse_args()
+    if args.regenerate:
+        for n in args.sizes:
+            regenerate(n, args.count or DEFAULT_COUNTS.get(n, 10), args.seed)
+    manifest = load_manifest()
+    missing = [n for n in args.sizes if not set_path(n).exists()]
+    if missing:
+        parser.error(f"no stored set for n = {missing} in {DATA}: add --regenerate to make it")
     # compile (or load) both kernels before timing
-    bench_size(3, 2, args.seed, 1000, 3)
+    warm = slant.generate(3, 2, 1)
+    bench_size(3, warm, [], 1, 1000, 3)
     rows = []
     for n in args.sizes:
-        count = args.count or DEFAULT_COUNTS.get(n, 10)
-        rows.append(bench_size(n, count, args.seed, args.budget, args.dfs_max))
+        batch = read_set(set_path(n))
+        stored = batch["rows"].shape[0]
+        count = min(args.count or stored, stored)
+        if count < stored:
+            P = (n + 1) * (n + 1)
+            batch = slant.pack(
+                [batch["clues"][j * P:(j + 1) * P].reshape(n + 1, n + 1) for j in range(count)]
+            )
+        gen = manifest["sizes"].get(str(n), {}).get("generate_seconds", [])[:count]
+        rows.append(bench_size(n, batch, gen, args.repeat, args.budget, args.dfs_max))
         print(" ".join(f"{k}={v}" for k, v in rows[-1].items()), flush=True)
     keys = list(rows[0])
     widths = [max(len(k), *(len(r[k]) for r in rows)) for k in keys]

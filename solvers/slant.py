@@ -121,7 +121,7 @@ def solve_batch(
     most = int(((rows + 1) * (cols + 1)).max()) if k else 1
     ws, st = make_workspace(most)  # one workspace for the whole batch
     sol = np.empty(most, dtype=np.int64)
-    first = np.zeros(most, dtype=np.int64)
+    first = np.full(most, -1, dtype=np.int64)  # no preferred values: the search guesses
     status = np.zeros(k, dtype=np.uint8)
     nodes = np.zeros(k, dtype=np.int64)
     sizes = np.zeros(k + 1, dtype=np.int64)

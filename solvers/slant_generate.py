@@ -18,10 +18,12 @@ range of indices is split into calls.  Steps:
    be solved.  Each ``v`` is settled by the cheapest test that can (:func:`minimise_clues`):
    the rules alone on a small window refuting it; a window around ``p`` solved with ``S``
    kept outside (a second solution exists); a larger window alone with its rim clues
-   dropped, unsolvable (none exists); finally the whole puzzle.  Searches have node
-   budgets; a clue whose removal the whole-puzzle search cannot settle within its budget
-   stays, so every puzzle is unique, and minimal up to such clues (rare, and only on large
-   grids: none on the sizes the tests check exhaustively).
+   dropped, unsolvable (none exists).  Clues the windows leave open stay for now and are
+   settled in batches of BATCH by whole-puzzle uniqueness checks (one search for the whole
+   batch when all of it can go, halving on failure).  Searches have node budgets; a clue
+   whose removal a whole-puzzle check cannot settle within its budget stays, so every
+   puzzle is unique, and minimal up to such clues (rare, and only on large grids: none on
+   the sizes the tests check exhaustively).
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ QUICK = 3  # half-size of the window where the rules alone may refute a clue val
 NEAR = 5  # half-size of the window where a second solution is looked for first
 FAR = 8  # half-size of the relaxed window that may prove there is none
 WINDOW_NODES = 2000  # search nodes a window may take before the next phase takes over
-FULL_NODES = 20000  # search nodes the whole puzzle may take before the clue is kept anyway
+FULL_NODES = 20000  # search nodes a whole-grid check may take before its clues are kept anyway
+BATCH = 4  # clues the windows left open that wait for whole-grid checks together
 
 
 @njit(cache=True, nogil=True)
@@ -163,6 +166,53 @@ def _outside_labels(R, C, sol, r0, r1, c0, c1, parent, labels):
 
 
 @njit(cache=True, nogil=True)
+def _unique(R, C, clues, sol, ws, st, scratch):
+    """Whether ``sol`` is the only solution of ``clues`` (False also when the search passes
+    FULL_NODES nodes); returns (unique, nodes)."""
+    reset(ws, st, R, C, clues)
+    found, nodes = search(ws, st, R, C, np.int64(2), scratch, sol, True, CHECK, FULL_NODES)
+    return found == 1, nodes
+
+
+@njit(cache=True, nogil=True)
+def _settle(R, C, clues, sol, points, values, count, ws, st, scratch, stack):
+    """Drop as many of the clues ``points[:count]`` (values ``values``) as keep ``sol`` the
+    only solution, in order, by whole-grid checks; returns nodes.
+
+    All of them go at once if the puzzle stays unique without them; otherwise the first half
+    is settled, then the second (which needs no check of its own when the whole first half
+    went: the puzzle is then the one that just failed), down to single clues.  Short of a
+    check over its node budget, the outcome is the one of dropping them one by one in order.
+    """
+    nodes = 0
+    stack[0], stack[1], stack[2] = 0, count, -1  # (lo, hi, start of a half that went before)
+    top = 1
+    while top > 0:
+        top -= 1
+        lo, hi, before = stack[3 * top], stack[3 * top + 1], stack[3 * top + 2]
+        failed = before >= 0
+        if failed:
+            for j in range(before, lo):
+                if clues[points[j]] >= 0:
+                    failed = False  # a clue of the first half stayed: check after all
+        if not failed:
+            for j in range(lo, hi):
+                clues[points[j]] = -1
+            unique, more = _unique(R, C, clues, sol, ws, st, scratch)
+            nodes += more
+            if unique:
+                continue
+            for j in range(lo, hi):
+                clues[points[j]] = values[j]
+        if hi - lo > 1:
+            mid = (lo + hi) // 2
+            stack[3 * top], stack[3 * top + 1], stack[3 * top + 2] = mid, hi, lo
+            stack[3 * top + 3], stack[3 * top + 4], stack[3 * top + 5] = lo, mid, -1
+            top += 2
+    return nodes
+
+
+@njit(cache=True, nogil=True)
 def minimise_clues(R, C, clues, sol, removal, ws, st):
     """Drop clues in ``removal`` order while ``sol`` stays the only solution; returns nodes.
 
@@ -170,10 +220,12 @@ def minimise_clues(R, C, clues, sol, removal, ws, st):
     settled by the first phase that can: the rules alone refuting it on a QUICK window; an
     *exact* window (cells outside keep their values in ``sol``) with a solution proves there
     is one; a *relaxed* window (cells outside free, so its rim clues are dropped) without
-    one proves there is none; the whole puzzle answers exactly.  The windows have half-size
-    NEAR (exact), FAR (relaxed), FAR (exact), 2 FAR (relaxed), then comes the whole grid;
-    a window search over WINDOW_NODES nodes settles nothing, and a clue whose whole-grid
-    search passes FULL_NODES nodes stays (the puzzle stays unique, if not quite minimal).
+    one proves there is none.  The windows have half-size NEAR (exact), FAR (relaxed), FAR
+    (exact), 2 FAR (relaxed); a window search over WINDOW_NODES nodes settles nothing.  A
+    window as large as the grid answers exactly.  A clue the windows leave open stays for
+    now and waits, with up to BATCH others, for whole-grid uniqueness checks that drop the
+    whole batch at once when they can (:func:`_settle`).  A clue whose check passes
+    FULL_NODES nodes stays (the puzzle stays unique, if not quite minimal).
     """
     W = C + 1
     P = (R + 1) * W
@@ -185,6 +237,10 @@ def minimise_clues(R, C, clues, sol, removal, ws, st):
     sub_first = np.empty(side * side, dtype=np.int64)
     sub_sol = np.empty(side * side, dtype=np.int64)
     scratch = np.empty(R * C, dtype=np.int64)
+    waiting = np.empty(BATCH, dtype=np.int64)
+    waiting_values = np.empty(BATCH, dtype=np.int8)
+    stack = np.empty(3 * (2 * BATCH + 2), dtype=np.int64)
+    nwaiting = 0
     nodes = 0
     for k in range(removal.shape[0]):
         p = removal[k]
@@ -194,6 +250,7 @@ def minimise_clues(R, C, clues, sol, removal, ws, st):
         deg = (2 if 0 < y < R else 1) * (2 if 0 < x < C else 1)
         labelled[:] = False
         found = 0
+        open_value = False  # a value the windows could not settle
         for v in range(deg + 1):
             if v == s:
                 continue
@@ -211,30 +268,48 @@ def minimise_clues(R, C, clues, sol, removal, ws, st):
                 c0, c1 = max(x - half, 0), min(x + half, C)
                 h, w = r1 - r0, c1 - c0
                 if h == R and w == C:
-                    phase = 4  # the window is the whole grid: answer exactly
-                if phase < 4:
-                    _sub_puzzle(R, C, clues, sol, r0, r1, c0, c1, exact, sub_clues, sub_first)
-                    reset(ws, st, h, w, sub_clues)
-                    if exact:
-                        # loops may close through the cells outside: join their components
-                        if not labelled[phase >> 1]:
-                            _outside_labels(R, C, sol, r0, r1, c0, c1, parent, labels[phase >> 1])
-                            labelled[phase >> 1] = True
-                        preconnect(ws, h, w, labels[phase >> 1])
-                    first, out = sub_first, sub_sol
-                else:
+                    # the window is the whole grid: answer exactly
                     reset(ws, st, R, C, clues)
-                    h, w, first, out = R, C, sol, scratch
+                    found, more = search(
+                        ws, st, R, C, np.int64(1), scratch, sol, True, CHECK, FULL_NODES
+                    )
+                    nodes += more
+                    break
+                if phase == 4:
+                    open_value = True  # left to a whole-grid check
+                    found = 0
+                    break
+                _sub_puzzle(R, C, clues, sol, r0, r1, c0, c1, exact, sub_clues, sub_first)
+                reset(ws, st, h, w, sub_clues)
+                if exact:
+                    # loops may close through the cells outside: join their components
+                    if not labelled[phase >> 1]:
+                        _outside_labels(R, C, sol, r0, r1, c0, c1, parent, labels[phase >> 1])
+                        labelled[phase >> 1] = True
+                    preconnect(ws, h, w, labels[phase >> 1])
                 found, more = search(
-                    ws, st, h, w, np.int64(1), out, first, not exact, CHECK,
-                    WINDOW_NODES if phase < 4 else FULL_NODES,
+                    ws, st, h, w, np.int64(1), sub_sol, sub_first, not exact, CHECK,
+                    WINDOW_NODES,
                 )
                 nodes += more
-                if phase == 4 or (found >= 0 and (found > 0) == exact):
+                if found >= 0 and (found > 0) == exact:
                     break
+                found = 0
             if found != 0:
                 break  # a second solution, or (over FULL_NODES) none found: keep the clue
-        clues[p] = -1 if found == 0 else s
+        if found != 0 or open_value:
+            clues[p] = s
+            if found == 0:
+                waiting[nwaiting] = p
+                waiting_values[nwaiting] = s
+                nwaiting += 1
+        else:
+            clues[p] = -1
+        if nwaiting == BATCH or (k == removal.shape[0] - 1 and nwaiting > 0):
+            nodes += _settle(
+                R, C, clues, sol, waiting, waiting_values, nwaiting, ws, st, scratch, stack
+            )
+            nwaiting = 0
     return nodes
 
 

@@ -18,8 +18,10 @@ decided cells touching it (``TOUCH``) and of undecided cells around it (``FREE``
 components of points joined by decided slashes, kept as a label per point (``COMP``), a
 circular list of members (``NEXT``) and a size per label (``SIZE``).  A merge relabels the
 smaller component; undoing it swaps the two list links back and relabels again, so the
-structure is exact under backtracking with no path compression to undo.  The rows the
-search uses (:mod:`solvers.slant_kernel`) live in the same workspace.
+structure is exact under backtracking with no path compression to undo.  Tables filled by
+:func:`reset` spare the hot loops every division: the cells around each point
+(``_AROUND``) and each cell's top-left corner (``_TL``).  The rows the search uses
+(:mod:`solvers.slant_kernel`) live in the same workspace.
 
 Deduction rules, all run inside one ``while progress`` loop (:func:`propagate`):
 
@@ -69,33 +71,41 @@ _INPQ = 17  # 1 while the cell is on the probe queue
 _PQ = 18  # probe queue (a stack)
 _WEIGHT = 19  # failure weight of a point (dom/wdeg)
 _OK = 20  # bit v set: cell = v is known to propagate without contradiction
-_OKLIST = 21  # cells with a bit in _OK
+_DEC_VAL = 21  # decision stack: the value tried first
 _GROUP = 22  # group of an undecided cell at the root (_label_groups)
 _SKIP = 23  # round in which a verify check of the cell was put off
-_ROWS = 24
+_AROUND = 24  # rows 24..27: cell d around point p (0 NW, 1 NE, 2 SW, 3 SE), -1 off the grid
+_TL = 28  # top-left corner point of each cell
+_PHASE = 29  # value a decision on the cell tries first (the cell's last value, while searching)
+_CAND = 30  # undecided cells at the root when the groups were last labelled
+_IMP = 31  # rows 31, 32: cells a clean trial of value 0 / 1 of the cell decided
+_ROWS = 33
 
 # scalar slots of st (int64)
 _NQ = 0  # point queue length
 _NP = 1  # pending forced cells
 _NTR = 2  # trail length
 _NPQ = 3  # probe queue length
-_NOK = 4  # length of _OKLIST
+_NCAND = 4  # length of _CAND
+_WIT = 5  # a cell both of whose values failed in the last failed step, or -1
+_ST = 6
 
 
 def make_workspace(points: int) -> tuple[np.ndarray, np.ndarray]:
     """Return a scratch workspace ``(ws, st)`` for any puzzle of at most ``points`` points."""
     size = points + 1
-    return np.zeros((_ROWS, size), dtype=np.int64), np.zeros(5, dtype=np.int64)
+    return np.zeros((_ROWS, size), dtype=np.int64), np.zeros(_ST, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
 def reset(ws, st, R, C, clues):
     """Load ``clues`` (one per point) into the workspace: every cell undecided, no slashes."""
     W = C + 1
-    cell, inpq = ws[_CELL], ws[_INPQ]
+    cell, inpq, tl = ws[_CELL], ws[_INPQ], ws[_TL]
     for i in range(R * C):
         cell[i] = -1
         inpq[i] = 0
+        tl[i] = i + i // C
     clue, touch, free = ws[_CLUE], ws[_TOUCH], ws[_FREE]
     comp, nxt, size, inq, forced = ws[_COMP], ws[_NEXT], ws[_SIZE], ws[_INQ], ws[_FORCED]
     queue, weight = ws[_QUEUE], ws[_WEIGHT]
@@ -111,6 +121,8 @@ def reset(ws, st, R, C, clues):
         size[p] = 1
         inq[p] = 0
         weight[p] = 1 if clues[p] >= 0 else 0
+        for d in range(4):
+            ws[_AROUND + d, p] = _around(p, d, R, C)
         if clues[p] >= 0:
             inq[p] = 1
             queue[nq] = p
@@ -121,11 +133,13 @@ def reset(ws, st, R, C, clues):
     st[_NP] = 0
     st[_NTR] = 0
     st[_NPQ] = 0
-    st[_NOK] = 0
-    ok, skip = ws[_OK], ws[_SKIP]
+    st[_NCAND] = 0
+    ok, skip, imp0, imp1 = ws[_OK], ws[_SKIP], ws[_IMP], ws[_IMP + 1]
     for i in range(R * C):
         ok[i] = 0
         skip[i] = 0
+        imp0[i] = 0
+        imp1[i] = 0
 
 
 @njit(cache=True, nogil=True)
@@ -199,7 +213,7 @@ def _forbid_into(ws, st, R, C, q, target):
     W = C + 1
     ok = True
     for d in range(4):
-        i = _around(q, d, R, C)
+        i = ws[_AROUND + d, q]
         if i >= 0 and ws[_CELL, i] < 0:
             if ws[_COMP, q + (2 * (d >> 1) - 1) * W + 2 * (d & 1) - 1] == target:
                 ok &= _force(ws, st, i, 0 if d == 0 or d == 3 else 1)
@@ -207,11 +221,10 @@ def _forbid_into(ws, st, R, C, q, target):
 
 
 @njit(cache=True, nogil=True)
-def _ends(i, v, C):
+def _ends(ws, i, v, C):
     """The points joined by slash ``v`` in cell ``i`` and the two it misses."""
     W = C + 1
-    r = i // C
-    tl = r * W + i - r * C
+    tl = ws[_TL, i]
     if v == 1:
         return tl, tl + W + 1, tl + 1, tl + W
     return tl + 1, tl + W, tl, tl + W + 1
@@ -223,7 +236,7 @@ def assign(ws, st, R, C, i, v):
     cell = ws[_CELL]
     if cell[i] >= 0:
         return cell[i] == v
-    a, b, o1, o2 = _ends(i, v, C)
+    a, b, o1, o2 = _ends(ws, i, v, C)
     comp, size, nxt = ws[_COMP], ws[_SIZE], ws[_NEXT]
     ca, cb = comp[a], comp[b]
     if ca == cb:
@@ -279,7 +292,7 @@ def undo_to(ws, st, R, C, mark):
             q = nxt[q]
             if q == ca:
                 break
-        a, b, o1, o2 = _ends(i, cell[i], C)
+        a, b, o1, o2 = _ends(ws, i, cell[i], C)
         touch[a] -= 1
         touch[b] -= 1
         free[a] += 1
@@ -296,7 +309,7 @@ def _force_around(ws, st, R, C, p, hit, skip1, skip2):
     or not (hit = 0)."""
     ok = True
     for d in range(4):
-        i = _around(p, d, R, C)
+        i = ws[_AROUND + d, p]
         if i >= 0 and i != skip1 and i != skip2 and ws[_CELL, i] < 0:
             ok &= _force(ws, st, i, hit if d == 0 or d == 3 else 1 - hit)
     return ok
@@ -355,8 +368,8 @@ def _pairs_at(ws, st, R, C, p):
             q, d1, d2 = p + 1 - 2 * side, 1 - side, 3 - side
         else:
             q, d1, d2 = p + W - 2 * W * side, 2 - 2 * side, 3 - 2 * side
-        s1 = _around(p, d1, R, C)
-        s2 = _around(p, d2, R, C)
+        s1 = ws[_AROUND + d1, p]
+        s2 = ws[_AROUND + d2, p]
         if s1 >= 0 and s2 >= 0 and ws[_CLUE, q] >= 0 and ws[_CELL, s1] < 0 and ws[_CELL, s2] < 0:
             ok &= _pair(ws, st, R, C, p, q, s1, s2)
     return ok
@@ -372,7 +385,7 @@ def propagate(ws, st, R, C):
             v = ws[_FORCED, i] - 1
             ws[_FORCED, i] = 0
             if not assign(ws, st, R, C, i, v):
-                a, b, o1, o2 = _ends(i, v, C)
+                a, b, o1, o2 = _ends(ws, i, v, C)
                 ws[_WEIGHT, a] += 1
                 ws[_WEIGHT, b] += 1
                 return _fail(ws, st)

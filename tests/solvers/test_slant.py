@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -372,3 +373,37 @@ def test_generator_refuses_bad_sizes():
         slant.generate(0, 1, seed=1)
     with pytest.raises(ValueError, match="seed"):
         slant.generate(3, 1, seed=-1)
+
+
+# ---------------------------------------------------------------------------------------------
+# the stored benchmark sets (benchmarks/data, read by benchmarks/slant_kernel.py)
+
+BENCH_DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data"
+
+
+def read_seed_text(text: str) -> list[tuple[int, int, np.ndarray]]:
+    """Puzzles of a seed-format file as (rows, cols, clues), read without the pipeline."""
+    lines = [s.strip() for s in text.splitlines() if s.strip()]
+    count, at, out = int(lines[0]), 1, []
+    for _ in range(count):
+        n = int(lines[at])
+        rows = lines[at + 1:at + n + 2]
+        assert all(len(r) == n + 1 for r in rows)
+        clues = np.array([-1 if ch == "." else int(ch) for r in rows for ch in r], dtype=np.int8)
+        out.append((n, n, clues))
+        at += n + 2
+    assert at == len(lines)
+    return out
+
+
+@pytest.mark.parametrize("n", [5, 7, 10, 20, 50, 100])
+def test_stored_benchmark_puzzles_are_unique(n):
+    """Every stored benchmark puzzle is unique, and its solution passes the plain checker."""
+    puzzles = read_seed_text((BENCH_DATA / f"slant_{n}.txt").read_text())
+    assert puzzles and all(rows == n for rows, _, _ in puzzles)
+    out = slant.solve_batch(slant.pack([c.reshape(r + 1, k + 1) for r, k, c in puzzles]))
+    assert out["status"].tolist() == [slant.UNIQUE] * len(puzzles)
+    for j, (rows, cols, clues) in enumerate(puzzles):
+        sol = out["solution"][out["solution_offsets"][j]:out["solution_offsets"][j + 1]]
+        assert is_solution(rows, cols, clues, sol)
+        assert 0 < (clues >= 0).sum() < clues.size
