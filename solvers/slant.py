@@ -103,6 +103,32 @@ def _checked(batch: Mapping[str, np.ndarray]) -> tuple[np.ndarray, ...]:
     return rows, cols, offsets, clues
 
 
+def check_batch(batch: Mapping[str, np.ndarray]) -> Mapping[str, np.ndarray]:
+    """Validate a puzzle set as read from a file; :class:`ParamError` names the first bad puzzle."""
+    ids = np.asarray(batch.get("puzzle_id", np.arange(len(batch.get("rows", ())))))
+    if all(key in batch for key in ("rows", "cols", "offsets", "clues")):
+        rows = np.asarray(batch["rows"], dtype=np.int64)
+        cols = np.asarray(batch["cols"], dtype=np.int64)
+        sizes = np.diff(np.asarray(batch["offsets"], dtype=np.int64))
+        if sizes.shape == rows.shape == cols.shape:
+            small = np.flatnonzero((rows < 1) | (cols < 1))
+            if small.size:
+                b = int(small[0])
+                raise ParamError(f"puzzle {ids[b]}: {rows[b]} x {cols[b]} cells: a puzzle needs "
+                                 "at least one row and one column")
+            wrong = np.flatnonzero(sizes != (rows + 1) * (cols + 1))
+            if wrong.size:
+                b = int(wrong[0])
+                raise ParamError(f"puzzle {ids[b]}: {int(sizes[b])} clue points for "
+                                 f"{rows[b]} x {cols[b]} cells (expected "
+                                 f"{(rows[b] + 1) * (cols[b] + 1)})")
+    try:
+        _checked(batch)
+    except ValueError as exc:
+        raise ParamError(f"not a valid puzzle set: {exc}") from None
+    return batch
+
+
 def solve_batch(
     batch: Mapping[str, np.ndarray], *, check: int = CHECK, **options
 ) -> dict[str, np.ndarray]:

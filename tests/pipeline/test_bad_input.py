@@ -357,6 +357,16 @@ CASES = {
         files={"b.parquet": board_set(board_id=[7, 8], rows=[1, 2], cols=[1, 2],
                                       cells=[".", "..X"])},
         line=f"{ERROR}{{tmp}}/b.parquet: board 8: 3 cells for 2 x 2"),
+    "parquet-puzzle-short-clues": command(
+        "solve", "slant", "{tmp}/p.parquet", "-o", "{tmp}/out.parquet",
+        files={"p.parquet": board_set(puzzle_id=[2, 3], rows=[1, 2], cols=[1, 2],
+                                      clues=["1...", "1..."])},
+        line=f"{ERROR}{{tmp}}/p.parquet: puzzle 3: 4 clue points for 2 x 2 cells (expected 9)"),
+    "parquet-puzzle-no-cells": command(
+        "solve", "slant", "{tmp}/p.parquet", "-o", "{tmp}/out.parquet",
+        files={"p.parquet": board_set(puzzle_id=[5], rows=[0], cols=[1], clues=[".."])},
+        line=f"{ERROR}{{tmp}}/p.parquet: puzzle 5: 0 x 1 cells: a puzzle needs at least one "
+             "row and one column"),
     "report-no-results": command(
         "report", "{tmp}/results", files={"results/notes.txt": "nothing yet\n"},
         line=f"{ERROR}{{tmp}}/results: no job results found (expected <job>/counts.parquet)"),
