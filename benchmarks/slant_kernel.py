@@ -71,6 +71,16 @@ def _connected(R, C, cell, a, b, seen, stamp, stack):
     return False
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _unset(cell, need, k, a, b):
+    """Take back cell ``k`` whose slash joins points ``a`` and ``b``: both need it again."""
+    if need[a] >= 0:
+        need[a] += 1
+    if need[b] >= 0:
+        need[b] += 1
+    cell[k] = -1
+
+
 @njit(cache=True, nogil=True)
 def bare_dfs(R, C, clues, max_solutions, budget):
     """The seed's search: ``(solutions up to max_solutions, nodes)``; solutions -1 past budget."""
@@ -99,11 +109,7 @@ def bare_dfs(R, C, clues, max_solutions, budget):
             r = k // C
             tl = r * W + k - r * C
             a, b = (tl, tl + W + 1) if cell[k] == 1 else (tl + 1, tl + W)
-            if need[a] >= 0:
-                need[a] += 1
-            if need[b] >= 0:
-                need[b] += 1
-            cell[k] = -1
+            _unset(cell, need, k, a, b)
             continue
         v = 1 - tried[k]  # '\' first, as the seed
         tried[k] += 1
@@ -130,11 +136,7 @@ def bare_dfs(R, C, clues, max_solutions, budget):
         done |= r == R - 1 and need[tl + W] > 0
         done |= r == R - 1 and c == C - 1 and need[tl + W + 1] > 0
         if done:
-            if need[a] >= 0:
-                need[a] += 1
-            if need[b] >= 0:
-                need[b] += 1
-            cell[k] = -1
+            _unset(cell, need, k, a, b)
             continue
         k += 1
         tried[k] = 0

@@ -138,6 +138,16 @@ def _key_line(value: Any, key: str) -> int | None:
     return None
 
 
+def _check_count(raw: Mapping, key: str, least: int, what: str, path: str) -> None:
+    """An optional integer cluster key must be at least ``least``: InputError at its line."""
+    value = raw.get(key)
+    if value is not None and (
+        not isinstance(value, int) or isinstance(value, bool) or value < least
+    ):
+        raise InputError(f"cluster: '{key}' must be {what}, not {value!r}", path,
+                         _line_of(raw, key))
+
+
 def parse_cluster(raw: Any, path: str, line: int | None = None) -> ClusterSpec:
     """Validate the ``cluster:`` mapping (``line``: where the ``cluster`` key is)."""
     if raw is None:
@@ -154,24 +164,8 @@ def parse_cluster(raw: Any, path: str, line: int | None = None) -> ClusterSpec:
         )
     options = {k: v for k, v in raw.items() if k != "kind"}
     _unknown_key(options, CLUSTER_KINDS[kind], f"cluster (kind {kind})", path, raw)
-    workers = options.get("workers")
-    if workers is not None and (
-        not isinstance(workers, int) or isinstance(workers, bool) or workers < 1
-    ):
-        raise InputError(
-            f"cluster: 'workers' must be a positive integer, not {workers!r}",
-            path,
-            _line_of(raw, "workers"),
-        )
-    allowed = options.get("allowed_failures")
-    if allowed is not None and (
-        not isinstance(allowed, int) or isinstance(allowed, bool) or allowed < 0
-    ):
-        raise InputError(
-            f"cluster: 'allowed_failures' must be an integer >= 0, not {allowed!r}",
-            path,
-            _line_of(raw, "allowed_failures"),
-        )
+    _check_count(raw, "workers", 1, "a positive integer", path)
+    _check_count(raw, "allowed_failures", 0, "an integer >= 0", path)
     required = {"address": "address", "scheduler-file": "path"}.get(kind)
     if required and required not in options:
         raise InputError(f"cluster (kind {kind}): missing key '{required}'", path, _line_of(raw))
