@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from solvers import max_rooks as mr
-from solvers.max_rooks_match import build_graph
+from solvers.max_rooks.match import build_graph
 
 
 def segment_graph(batch: dict) -> tuple[np.ndarray, np.ndarray, int, int]:

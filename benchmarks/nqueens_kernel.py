@@ -1,4 +1,4 @@
-"""Speed of the N-queens kernel (solvers/nqueens.py) against a plain mirror-symmetric C counter.
+"""Speed of the N-queens kernel (solvers/nqueens/kernel.py) against a mirror-symmetric C counter.
 
 Compiles benchmarks/nqueens_mirror.c into benchmarks/bin/ with ``cc -O3 -march=native``, warms the
 numba JIT, then for each n prints: Q(n), the C counter's seconds, the numba kernel's seconds, its

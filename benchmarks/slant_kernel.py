@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from solvers import slant
-from solvers.slant_kernel import CHECK, make_workspace, reset, search
+from solvers.slant.kernel import CHECK, make_workspace, reset, search
 
 DATA = Path(__file__).resolve().parent / "data"
 MANIFEST = DATA / "slant.json"
@@ -165,9 +165,7 @@ def write_set(path: Path, n: int, clues: np.ndarray) -> None:
 
 def read_set(path: Path) -> dict[str, np.ndarray]:
     """A stored set as a puzzle batch (:mod:`solvers.slant`)."""
-    from pipeline.formats.slant import parse
-
-    return parse(path.read_text(), str(path))
+    return slant.table_to_batch(slant.PROBLEM.read_text(path.read_text()))
 
 
 def load_manifest() -> dict:

@@ -1,30 +1,42 @@
-"""The ``boardsweep`` command line. Data goes to stdout; logs, progress and errors to stderr."""
+"""The ``boardsweep`` command line, built from the registry: data to stdout, the rest to stderr.
+
+``solve``, ``generate``, ``ingest`` and ``judge`` get one subcommand per registered problem
+that supports them, with arguments and options read from the problem's declarations; nothing
+here names a problem.  Every command that computes goes through :mod:`pipeline.jobs`.
+
+Exit status: 0 done, 1 a job failed, 2 bad input, 130 interrupted (Ctrl-C), 143 terminated.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import sys
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
 import click
-from distributed import performance_report
+import pyarrow as pa
 
 import solvers
-from solvers.interface import ParamError
+from solvers.contract import CountProblem, FormatError, InstanceProblem, Problem
+from solvers.schema import Context, Flag, ParamError, key_text
 
-from . import datasets, results, store
-from . import judge as judge_mode
 from . import report as reports
-from .cluster import open_client
-from .config import ClusterSpec, JobSpec, instance_source, load_config
 from .errors import BoardsweepError, InputError, JobError
-from .execute import dask_runner, local_runner
-from .jobs import generate_set, run_job, solve_count, solve_set, solve_solutions
-from .plan import plan_count_job
-from .progress import log
-from .tasks import warm_up
+from .jobs import LOCAL_SECONDS, open_runner, run_job, run_once, state_lock
+from .plan import plan_job
+from .progress import log, setup_logging
+from .publish import prepare_state
+from .sets import set_from_table, set_from_text
+from .spec import Job, check_address, load_config, make_job, state_folder, task_seconds
+from .store import Store
+from .tables import ParquetSink, atomic_file, writable_folder
 
 __all__ = ["cli", "main"]
+
+EXIT_CODES = """Exit status: 0 done; 1 a job failed (finished results are kept); 2 bad input
+(nothing written); 130 interrupted (Ctrl-C); 143 terminated (SIGTERM)."""
 
 
 class _Group(click.Group):
@@ -34,36 +46,59 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except BoardsweepError as exc:
-            click.echo(f"boardsweep: error: {exc}", err=True)
+            log_error(str(exc))
             ctx.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            log_error("interrupted; finished results are kept, rerun to resume")
+            ctx.exit(130)
 
 
-def cluster_options(func):
-    """The options that choose where tasks run, shared by ``run`` and ``solve``."""
+def log_error(message: str) -> None:
+    """The one line an error prints on stderr."""
+    click.echo(f"boardsweep: error: {message}", err=True)
+
+
+def _cluster_options(func):
+    """The options that choose where tasks run, shared by ``run``, ``solve``, ``generate``."""
     func = click.option("--scheduler-file", type=click.Path(dir_okay=False),
                         help="Connect to the scheduler named in this file (waits for it).")(func)
     func = click.option("--scheduler", metavar="ADDRESS",
                         help="Use an existing Dask scheduler, e.g. tcp://host:8786.")(func)
-    func = click.option("--workers", type=click.IntRange(min=1),
+    func = click.option("--workers", type=click.IntRange(1, 4096),
                         help="Worker processes of the local cluster (default: one per core).")(func)
     return func
 
 
-@contextmanager
-def _runner(spec: ClusterSpec, workers, scheduler, scheduler_file, problems: list[str]):
-    """A Dask runner on the chosen cluster, every worker's kernels warmed first."""
-    with open_client(spec, workers=workers, scheduler=scheduler,
-                     scheduler_file=scheduler_file) as client:
-        seconds = client.run(warm_up, problems)
-        log(f"{len(seconds)} workers ready (kernel warm-up "
-            f"{max(seconds.values(), default=0):.2f} s)")
-        yield dask_runner(client), len(seconds)
-
-
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog=EXIT_CODES)
 @click.version_option(package_name="boardsweep")
-def cli() -> None:
+@click.option("-v", "--verbose", count=True, help="More detail (Dask's messages too).")
+@click.option("-q", "--quiet", is_flag=True, help="Only warnings and errors.")
+@click.option("--log-file", type=click.Path(dir_okay=False), help="Write the log here.")
+def cli(verbose, quiet, log_file) -> None:
     """boardsweep: exhaustive board searches on a Dask cluster, results in Parquet."""
+    setup_logging(-1 if quiet else min(verbose, 1), log_file)
+
+
+def _param(exc: ParamError, prefix: str) -> InputError:
+    name = key_text(exc.key)
+    return InputError(f"{prefix}{'--' + name.split('.')[-1] + ': ' if name else ''}"
+                      f"{exc.message}")
+
+
+# ----------------------------------------------------------------------------- run, plan
+
+
+def _config_jobs(config: str, job_names: tuple[str, ...], output: str | None):
+    cfg = load_config(config, job_names)
+    known = {job.name: job for job in cfg.jobs}
+    for name in job_names:
+        if name not in known:
+            raise InputError(f"no job named '{name}': the jobs are {', '.join(known)}", config)
+    jobs = [known[name] for name in job_names] if job_names else cfg.jobs
+    out = Path(output).absolute() if output else cfg.output
+    state = state_folder(out) if output else cfg.state
+    return cfg, jobs, out, state
 
 
 @cli.command()
@@ -71,200 +106,365 @@ def cli() -> None:
 @click.option("--job", "job_names", multiple=True, help="Run only this job (repeatable).")
 @click.option("--output", type=click.Path(file_okay=False),
               help="Results folder (default: the config's).")
-@cluster_options
-@click.option("--fresh", is_flag=True, help="Ignore fragments of earlier runs and start over.")
-def run(config, job_names, output, workers, scheduler, scheduler_file, fresh) -> None:
+@_cluster_options
+@click.option("--fresh", is_flag=True, help="Forget stored results of these jobs first.")
+@click.option("--task-seconds", "task_seconds_", type=click.FloatRange(0.01, 86400),
+              help="Target seconds per task (default: the cluster's task_seconds).")
+@click.option("--dry-run", is_flag=True, help="Print the plan (as `boardsweep plan`) and stop.")
+def run(config, job_names, output, workers, scheduler, scheduler_file, fresh, task_seconds_,
+        dry_run) -> None:
     """Run every job of CONFIG (default config.yaml) into <output>/<job>/."""
-    cfg = load_config(config)
-    known = {job.name: job for job in cfg.jobs}
-    for name in job_names:
-        if name not in known:
-            raise InputError(f"no job named '{name}': the jobs are {', '.join(known)}", config)
-    jobs = [known[name] for name in job_names] if job_names else cfg.jobs
-    _check_sets(jobs)
-    out = output or cfg.output
+    if dry_run:
+        _print_plan(config, job_names, output, workers, task_seconds_)
+        return
+    if scheduler:
+        scheduler = check_address(scheduler)
+    cfg, jobs, out, state = _config_jobs(config, job_names, output)
+    writable_folder(out)
+    target = task_seconds(cfg.cluster, task_seconds_)
     failures: list[JobError] = []
-    with store.output_lock(out):
-        if fresh:
-            for job in jobs:
-                store.remove_fragments(out, job.name)
-        problems = sorted({job.problem for job in jobs})
-        with _runner(cfg.cluster, workers, scheduler, scheduler_file, problems) as (runner, n):
-            report_path = Path(out) / "dask-performance.html"
-            with performance_report(filename=str(report_path)):
+    command = " ".join(["boardsweep", *sys.argv[1:]])
+    with state_lock(state):
+        prepare_state(out, state)
+        store = Store(state / "store.sqlite")
+        try:
+            if fresh:
+                for job in jobs:
+                    store.forget_job(job.name)
+            problems = sorted({job.problem.name for job in jobs})
+            with open_runner(cfg.cluster, problems, workers=workers, scheduler=scheduler,
+                             scheduler_file=scheduler_file) as (runner, threads):
                 for job in jobs:
                     try:
-                        run_job(job, out, runner, n, config)
+                        run_job(job, out, state, store, runner, threads, target, command)
                     except JobError as exc:
-                        log(f"error: {exc}")
+                        log_error(str(exc))
                         failures.append(exc)
-            log(f"Dask performance report: {report_path}")
+        finally:
+            store.close()
     if failures:
-        raise failures[0]
+        raise JobError(f"{len(failures)} of {len(jobs)} jobs failed (see above)")
 
 
-def _check_sets(jobs: list[JobSpec]) -> None:
-    """Read the board or puzzle set of every job that names a file, so that bad input stops
-    the run before the output folder or a cluster exists (each job reads it again)."""
+def _print_plan(config, job_names, output, workers, target_override) -> None:
+    cfg, jobs, out, state = _config_jobs(config, job_names, output)
+    target = task_seconds(cfg.cluster, target_override)
+    threads = workers or cfg.cluster.options.get("workers") or __import__("os").cpu_count() or 1
+    store = Store(state / "store.sqlite") if (state / "store.sqlite").exists() else None
+    click.echo(f"plan for {threads} workers, target task length {target:g} s")
+    click.echo(f"{'job':<16}{'table':<12}{'points':>8}{'units':>16}{'done':>16}{'tasks':>12}"
+               f"{'task s':>10}{'CPU h':>12}{'wall h':>12}")
     for job in jobs:
-        module = solvers.get(job.problem)
-        if module.KIND == "count":
-            continue
-        source, _ = instance_source(module, job.spec)
-        for kind in ("ingest", "parquet"):
-            if kind in source:
-                datasets.read_set(job.problem, module, source[kind])
+        started = time.perf_counter()
+        plan = plan_job(job, store)
+        length = plan.task_seconds(target, threads)
+        for table in job.outputs():
+            points = [p for p in plan.points if p.table == table]
+            part = type(plan)(job, plan.version, points)
+            seconds = part.todo_seconds()
+            tasks = part.count_tasks(length)
+            click.echo(f"{job.name:<16}{table:<12}{len(points):>8}{part.units:>16,}"
+                       f"{part.units_done:>16,}{tasks:>12,}{min(length, seconds):>10.3g}"
+                       f"{seconds / 3600:>12.4g}{seconds / 3600 / threads:>12.4g}")
+        log(f"{job.name}: planned in {time.perf_counter() - started:.2f} s")
 
 
-@cli.group(cls=_Group)
+@cli.command("plan")
+@click.argument("config", default="config.yaml", type=click.Path(dir_okay=False))
+@click.option("--job", "job_names", multiple=True, help="Plan only this job (repeatable).")
+@click.option("--output", type=click.Path(file_okay=False), help="Results folder.")
+@click.option("--workers", type=click.IntRange(1, 10**6), help="Workers to plan for.")
+@click.option("--task-seconds", "task_seconds_", type=click.FloatRange(0.01, 86400),
+              help="Target seconds per task.")
+def plan_command(config, job_names, output, workers, task_seconds_) -> None:
+    """Print each job's units, tasks, estimated CPU hours and wall time (nothing runs)."""
+    _print_plan(config, job_names, output, workers, task_seconds_)
+
+
+# ----------------------------------------------------------------------------- one-shot
+
+
+@contextmanager
+def _runner_for(problem: Problem, workers, scheduler, scheduler_file, force_local=False):
+    """A context factory: this process for small work, else a local/given cluster."""
+    if scheduler:
+        scheduler = check_address(scheduler)
+
+    @contextmanager
+    def choose(seconds: float):
+        local = force_local or (seconds < LOCAL_SECONDS and not (workers or scheduler or
+                                                                 scheduler_file))
+        with open_runner(None, [problem.name], local=local, workers=workers,
+                         scheduler=scheduler, scheduler_file=scheduler_file) as pair:
+            yield pair
+
+    yield choose
+
+
+def _write_table(pieces, schema: pa.Schema, path: str) -> int:
+    with atomic_file(path) as temp:
+        sink = ParquetSink(temp, schema)
+        try:
+            for piece in pieces:
+                sink.write(piece)
+        finally:
+            sink.close()
+    return sink.rows
+
+
+def _job(problem: Problem, raw: dict, prefix: str, only=None) -> Job:
+    try:
+        job = make_job(problem, "solve", raw, Context(str(Path.cwd())))
+    except ParamError as exc:
+        raise _param(exc, prefix) from None
+    job.only = only
+    return job
+
+
+class _Problems(_Group):
+    """A group with one subcommand per registered problem that ``make`` can build one for."""
+
+    def __init__(self, *args, make=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.make = make
+
+    def _commands(self) -> dict[str, click.Command]:
+        try:
+            found = solvers.problems()
+        except ParamError as exc:
+            raise InputError(exc.message) from None
+        commands = {}
+        for name, problem in sorted(found.items()):
+            command = self.make(problem)
+            if command is not None:
+                commands[name] = command
+        return commands
+
+    def list_commands(self, ctx):  # noqa: D102 - click hook
+        return list(self._commands())
+
+    def get_command(self, ctx, name):  # noqa: D102 - click hook
+        return self._commands().get(name)
+
+
+def _solve_command(problem: Problem) -> click.Command | None:
+    if isinstance(problem, CountProblem):
+        return _count_solve(problem)
+    if isinstance(problem, InstanceProblem):
+        return _instance_solve(problem)
+    return None
+
+
+def _generate_command(problem: Problem) -> click.Command | None:
+    return _generate(problem) if isinstance(problem, InstanceProblem) else None
+
+
+@cli.group(cls=_Problems, make=_solve_command)
 def solve() -> None:
     """Answer one problem instance and print the answer (data on stdout)."""
 
 
-@contextmanager
-def _param_error(problem: str):
-    """Turn a solver's :class:`ParamError` into an :class:`InputError` naming the problem."""
+def _count_solve(problem: CountProblem) -> click.Command:
+    command = problem.solve
+
+    def callback(workers, scheduler, scheduler_file, **values):
+        args = {}
+        for name, validator, _ in command.arguments:
+            try:
+                args[name] = validator.parse(values[name], (name,))
+            except ParamError as exc:
+                raise InputError(f"solve {problem.name}: {name.upper()}: {exc.message}") from None
+        params = dict(command.job(args))
+        for flag, key, _ in command.flags:
+            if values.get(flag):
+                params[key] = True
+        outputs = {}
+        for table, key in command.extra:
+            if values.get(table):
+                writable_folder(values[table])
+                params[key] = True
+                outputs[table] = values[table]
+        job = _job(problem, params, f"solve {problem.name}: ")
+        with _runner_for(problem, workers, scheduler, scheduler_file) as choose, \
+                run_once(job, choose, 60.0) as tables:
+            main_name = job.outputs()[0]
+            main = pa.concat_tables(list(tables[main_name]))
+            for table, path in outputs.items():
+                rows = _write_table(tables[table], problem.table(table).schema(), path)
+                log(f"{rows} rows of {table} written to {path}")
+        flags = {key: True for flag, key, _ in command.flags if values.get(flag)}
+        click.echo(command.answer(main, {**args, **flags}))
+
+    params = [click.Argument([name], type=str, metavar=name.upper())
+              for name, _, _ in command.arguments]
+    params += [click.Option([f"--{table}"], type=click.Path(dir_okay=False),
+                            help=f"Also write the {table} table to this Parquet file.")
+               for table, _ in command.extra]
+    params += [click.Option([f"--{flag}"], is_flag=True, help=help_)
+               for flag, _, help_ in command.flags]
+    cmd = click.Command(problem.name, callback=callback, params=params,
+                        help=f"{problem.doc}. " + " ".join(
+                            f"{n.upper()}: {h}." for n, _, h in command.arguments),
+                        context_settings={"ignore_unknown_options": True})
+    return _cluster_options(cmd)
+
+
+def _set_source(path: str) -> dict:
+    """``{parquet: path}`` or ``{ingest: path}`` by the file's magic bytes."""
     try:
-        yield
-    except ParamError as exc:
-        raise InputError(f"{problem}: {exc}") from None
+        with open(path, "rb") as handle:
+            magic = handle.read(4)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path) from None
+    return {"parquet" if magic == b"PAR1" else "ingest": path}
 
 
-@contextmanager
-def _maybe_cluster(local: bool, workers, scheduler, scheduler_file, problems):
-    """A runner here in this process when ``local``, else on the chosen cluster."""
-    if local and not (workers or scheduler or scheduler_file):
-        yield local_runner, 1
-        return
-    with _runner(ClusterSpec(), workers, scheduler, scheduler_file, problems) as pair:
-        yield pair
+def _option_params(record, values: dict, prefix: str) -> dict:
+    """Command-line option strings -> raw params, each parsed by its field's validator."""
+    out = {}
+    for name, field in record.fields.items():
+        value = values.get(name)
+        if value is None or value is False:
+            continue
+        if isinstance(field.validator, Flag):
+            out[name] = True
+            continue
+        try:
+            out[name] = field.validator.parse(value, (name,))
+        except ParamError as exc:
+            raise _param(exc, prefix) from None
+    return out
 
 
-def _single_task(problem: str, spec: dict) -> bool:
-    """Whether the whole count is one small task, cheaper here than on a fresh cluster."""
-    with _param_error(problem):
-        tasks = plan_count_job(JobSpec("solve", problem, spec), solvers.get(problem), 2)
-    return len(tasks) == 1
+def _record_options(record) -> list[click.Option]:
+    options = []
+    for name, field in record.fields.items():
+        text = field.doc or field.validator.describe()
+        if isinstance(field.validator, Flag):
+            options.append(click.Option([f"--{name}"], is_flag=True, help=text))
+        else:
+            options.append(click.Option([f"--{name}"], type=str, required=field.required,
+                                        help=text))
+    return options
 
 
-@solve.command("nqueens", context_settings={"ignore_unknown_options": True})  # N may be -3
-@click.argument("n", type=int)
-@click.option("--solutions", "solutions_path", type=click.Path(dir_okay=False),
-              help="Also write every solution to this Parquet file.")
-@cluster_options
-def solve_nqueens(n, solutions_path, workers, scheduler, scheduler_file) -> None:
-    """Print Q(N), the number of ways to place N non-attacking queens on an N x N board."""
-    spec = {"n": n}
-    local = _single_task("nqueens", spec) and not solutions_path
-    with _maybe_cluster(local, workers, scheduler, scheduler_file, ["nqueens"]) as (runner, nw):
-        table = solve_count("nqueens", spec, runner, nw)
-        if solutions_path:
-            rows = solve_solutions("nqueens", spec, runner, solutions_path)
-            log(f"{rows} solutions written to {solutions_path}")
-    click.echo(results.count_values(table)[0])
+def _instance_solve(problem: InstanceProblem) -> click.Command:
+    def callback(source, out, workers, scheduler, scheduler_file, **values):
+        writable_folder(out)
+        raw = {problem.set_key: _set_source(source),
+               **_option_params(problem.options, values, f"solve {problem.name}: ")}
+        job = _job(problem, raw, f"solve {problem.name}: ")
+        with _runner_for(problem, workers, scheduler, scheduler_file) as choose, \
+                run_once(job, choose, 60.0) as tables:
+            rows = _write_table(tables[problem.result.name], problem.result.schema(), out)
+        log(f"{rows} {problem.set_key} solved -> {out}")
+
+    params = [click.Argument(["source"], type=click.Path(dir_okay=False),
+                             metavar=problem.set_key.upper()),
+              click.Option(["-o", "--output", "out"], required=True,
+                           type=click.Path(dir_okay=False),
+                           help=f"Parquet file for the {problem.result.name} table."),
+              *_record_options(problem.options)]
+    cmd = click.Command(problem.name, callback=callback, params=params,
+                        help=f"{problem.doc}: every instance of {problem.set_key.upper()} "
+                             "(seed-format text or Parquet).")
+    return _cluster_options(cmd)
 
 
-@solve.command("queens_rooks", context_settings={"ignore_unknown_options": True})
-@click.argument("m", type=int)
-@click.argument("n", type=int)
-@cluster_options
-def solve_queens_rooks(m, n, workers, scheduler, scheduler_file) -> None:
-    """Print the placements of M queens and N rooks on an (M+N) x (M+N) board, none attacked."""
-    if m == n == 0:  # the empty board: one placement, as the seed prints
-        click.echo(1)
-        return
-    spec = {"pairs": [[m, n]]}
-    local = _single_task("queens_rooks", spec)
-    with _maybe_cluster(local, workers, scheduler, scheduler_file, ["queens_rooks"]) as (runner,
-                                                                                          nw):
-        table = solve_count("queens_rooks", spec, runner, nw)
-    click.echo(results.count_values(table)[0])
+@cli.group(cls=_Problems, make=_generate_command)
+def generate() -> None:
+    """Random instance sets, each instance a function of (seed, shape, index) alone."""
 
 
-@solve.command("max_rooks")
-@click.argument("boards", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
-              help="Parquet file for the maxima table.")
-@click.option("--counts", is_flag=True, help="Also count the maximum and all legal placements.")
-@cluster_options
-def solve_max_rooks(boards, out, counts, workers, scheduler, scheduler_file) -> None:
-    """Maximum non-attacking rooks on every walled board of BOARDS (seed text or Parquet)."""
-    _solve_set("max_rooks", boards, out, {"counts": counts}, workers, scheduler, scheduler_file)
+def _generate(problem: InstanceProblem) -> click.Command:
+    def callback(out, workers, scheduler, scheduler_file, **values):
+        writable_folder(out)
+        spec = _option_params(problem.generate_params, values, f"generate {problem.name}: ")
+        raw = {problem.set_key: {"generate": spec}}
+        job = _job(problem, raw, f"generate {problem.name}: ", only=(problem.set_table.name,))
+        with _runner_for(problem, workers, scheduler, scheduler_file) as choose, \
+                run_once(job, choose, 60.0) as tables:
+            rows = _write_table(tables[problem.set_table.name], problem.set_table.schema(), out)
+        log(f"{rows} {problem.set_key} -> {out}")
 
-
-@solve.command("slant")
-@click.argument("puzzles", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
-              help="Parquet file for the slant table.")
-@cluster_options
-def solve_slant(puzzles, out, workers, scheduler, scheduler_file) -> None:
-    """Solve every Slant puzzle of PUZZLES (seed text or Parquet): unique, multiple or none."""
-    _solve_set("slant", puzzles, out, {}, workers, scheduler, scheduler_file)
-
-
-def _solve_set(problem, source, out, options, workers, scheduler, scheduler_file) -> None:
-    """Solve an instance set here when it is small, else on a cluster, into ``out``."""
-    module = solvers.get(problem)
-    batch = datasets.read_set(problem, module, source)  # fails early on bad input
-    small = float(module.instance_cost(batch["rows"], batch["cols"], options).sum()) < 2.0
-    with _maybe_cluster(small, workers, scheduler, scheduler_file, [problem]) as (runner, n):
-        rows = solve_set(problem, source, options, runner, n, out)
-    log(f"{rows} {module.INPUT_KEY} solved -> {out}")
+    params = [*_record_options(problem.generate_params),
+              click.Option(["-o", "--output", "out"], required=True,
+                           type=click.Path(dir_okay=False), help="Parquet file for the set.")]
+    return _cluster_options(click.Command(problem.name, callback=callback, params=params,
+                                          help=f"Random {problem.set_key} of {problem.name}."))
 
 
 @cli.command()
-@click.argument("problem", type=click.Choice(solvers.names("instances")), metavar="PROBLEM")
+@click.argument("problem", metavar="PROBLEM")
 @click.argument("source", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
-              help="Parquet file for the board or puzzle set.")
+              help="Parquet file for the set.")
 def ingest(problem, source, out) -> None:
     """Turn a seed-format text file of PROBLEM into a Parquet board or puzzle set."""
-    module = solvers.get(problem)
-    batch = datasets.ingest_text(problem, module, source)
-    store.write_table(datasets.batch_to_table(module, batch), out)
-    log(f"{len(batch['rows'])} {module.INPUT_KEY} -> {out}")
+    found = _problem(problem, "instance")
+    writable_folder(out)
+    loaded = set_from_text(found, source, {})
+    _write_table([loaded.table], found.set_table.schema(), out)
+    log(f"{loaded.rows} {found.set_key} -> {out}")
 
 
 @cli.command()
-@click.argument("problem", type=click.Choice(solvers.names("instances")), metavar="PROBLEM")
-@click.option("--n", "n", type=int, required=True, help="Board side (cells).")
-@click.option("--density", type=float, help="Wall probability per cell (max_rooks).")
-@click.option("--count", type=int, required=True, help="How many instances.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
-@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
-              help="Parquet file for the set.")
-@cluster_options
-def generate(problem, n, density, count, seed, out, workers, scheduler, scheduler_file) -> None:
-    """Random instances of PROBLEM, reproducible from --seed whatever the number of workers."""
-    module = solvers.get(problem)
-    spec = {"n": n, "count": count, "seed": seed}
-    if density is not None:
-        spec["density"] = density
-    with _param_error(problem):
-        points = module.generate_points(spec)
-    small = sum(p["count"] for p in points) < 100_000
-    with _maybe_cluster(small, workers, scheduler, scheduler_file, [problem]) as (runner, nw):
-        rows = generate_set(problem, spec, runner, nw, out)
-    log(f"{rows} {module.INPUT_KEY} -> {out}")
-
-
-@cli.command()
-@click.argument("problem", type=click.Choice(sorted(judge_mode.JUDGES)), metavar="PROBLEM")
+@click.argument("problem", metavar="PROBLEM")
 def judge(problem) -> None:
     """Read PROBLEM's seed input on stdin, write the seed's exact output on stdout."""
+    found = _problem(problem, None)
+    if found.judge is None:
+        raise InputError(f"{problem} has no judge mode")
+    data = sys.stdin.buffer.read()
+    try:
+        text = data.decode("utf-8")
+        read = found.judge.read(text)
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text", "<stdin>") from None
+    except FormatError as exc:
+        raise InputError(exc.message, "<stdin>", exc.line) from None
+    if isinstance(read, pa.Table):
+        source = set_from_table(found, read, "<stdin>", hashlib.sha256(data).hexdigest(), {})
+        job = Job("judge", found, {found.set_key: ("judge", None)}, source=source)
+        params: dict = {}
+    else:
+        job = _job(found, read, "<stdin>: ")
+        params = job.params
     out = sys.stdout.buffer
-    for chunk in judge_mode.JUDGES[problem](sys.stdin.read(), "<stdin>"):
-        out.write(chunk)
+
+    @contextmanager
+    def here(seconds):
+        yield local_pair
+
+    from .run import local_runner
+    local_pair = (local_runner, 1)
+    with run_once(job, here, 60.0) as tables:
+        batches = {name: (b for piece in pieces for b in piece.to_batches())
+                   for name, pieces in tables.items()}
+        for chunk in found.judge.write(batches, params, lambda line: log(f"<stdin>: {line}")):
+            out.write(chunk)
     out.flush()
 
 
 @cli.command()
 @click.argument("results_dir", type=click.Path(exists=True, file_okay=False))
 def report(results_dir) -> None:
-    """Print summary tables of RESULTS_DIR's jobs and draw PNG plots beside them."""
+    """Summary tables of RESULTS_DIR's jobs on stdout; figures and report.html beside them."""
     shown = reports.report(Path(results_dir), sys.stdout)
     if not shown:
-        raise InputError("no job results found (expected <job>/counts.parquet)", results_dir)
+        raise InputError("no job results found (expected <job>/_boardsweep/manifest.json)",
+                         results_dir)
+
+
+def _problem(name: str, kind: str | None) -> Problem:
+    try:
+        found = solvers.get(name)
+    except ParamError as exc:
+        raise InputError(exc.message) from None
+    if kind is not None and found.kind != kind:
+        raise InputError(f"{name} is a {found.kind} problem: expected one of "
+                         f"{', '.join(solvers.names(kind))}")
+    return found
 
 
 def main() -> None:

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import dask
 
-from .config import ClusterSpec
 from .errors import ClusterError
 from .progress import log
 from .slurm import (
@@ -30,6 +29,7 @@ from .slurm import (
     slurm_job_ids,
     wait_for_slurm_workers,
 )
+from .spec import ClusterSpec
 
 __all__ = ["open_client", "wait_for_file", "check_versions", "boardsweep_version"]
 
@@ -90,7 +90,7 @@ def _local_cluster(options: dict, workers: int | None):
         threads_per_worker=options.get("threads_per_worker", 1),
         processes=True,
         memory_limit=options.get("memory_limit", "auto"),
-        dashboard_address=options.get("dashboard_address", ":8787"),
+        dashboard_address=options.get("dashboard_address", "127.0.0.1:8787"),
         silence_logs=logging.ERROR,
     )
 

@@ -1,182 +1,164 @@
-"""Planning: a pure function from a job and a worker count to the list of tasks to run.
+"""Planning: a job's points -> their fixed work units -> tasks sized by time, made lazily.
 
-A count point (one parameter set, e.g. ``n = 16``) is split by the solver's prefixes (partial
-placements of the first ``depth`` rows).  Prefixes differ wildly in cost, so a task takes every
-``stride``-th prefix starting at ``offset`` (round robin), which balances tasks without knowing
-the cost of each prefix.  The depth is the shallowest one that gives enough prefixes for the
-number of tasks wanted, and that number comes from the solver's cost estimate and the worker
-count: every worker gets several tasks, none much below ``MIN_TASK_SECONDS``.
+Work units belong to the problem and depend on a point alone (:class:`solvers.contract.Point`),
+so the store can say which unit ranges of each point are done whatever split made them; the
+plan covers only the gaps.  A task is a run of consecutive units whose estimated cost is about
+the target task duration (``task_seconds``, cut smaller when a job is too small to give every
+worker several tasks).  Tasks are yielded one at a time, largest points first, so a plan of
+millions of tasks starts at once and holds only its points in memory.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
-from types import ModuleType
 
 import numpy as np
 
-from .config import JobSpec
+from solvers.contract import Point
 
-__all__ = ["CountTask", "SolutionsTask", "InstanceTask", "plan_count_job", "plan_solutions",
-           "plan_instance_job", "task_count_for", "MIN_TASK_SECONDS", "MAX_TASK_SECONDS"]
+from .spec import Job
+from .store import Store, point_id
 
-MIN_TASK_SECONDS = 0.1  # below this, Dask's ~5 ms per task and numba start-up start to show
-MAX_TASK_SECONDS = 2.0  # above this, a lost worker or an interrupted run loses too much
-TASKS_PER_WORKER = 8  # enough to even out unequal prefixes and the tail of the run
-MAX_TASKS_PER_POINT = 20_000
-PREFIXES_PER_TASK = 32  # so round robin averages unequal prefixes out
+__all__ = ["PointPlan", "JobPlan", "Task", "plan_job", "TASKS_PER_WORKER", "MIN_TASK_SECONDS"]
 
-
-def _key(*parts: object) -> str:
-    """A short stable hash of the JSON of ``parts``: the task's identity across runs."""
-    blob = json.dumps(parts, sort_keys=True, separators=(",", ":")).encode()
-    return hashlib.sha256(blob).hexdigest()[:20]
+TASKS_PER_WORKER = 8  # a small job is cut so every worker gets about this many tasks
+MIN_TASK_SECONDS = 0.05  # never cut finer than this for balance alone
+_CHUNK = 1 << 20  # units whose cost estimates are read at once (sets)
 
 
-@dataclass(frozen=True)
-class CountTask:
-    """Count the completions of prefixes ``offset::stride`` at ``depth`` for one point.
+@dataclass
+class PointPlan:
+    """One point of one table: its units, those done, and the gaps still to compute."""
 
-    ``point`` names the point whatever the split, so a finished point is reused by any later
-    run, with any worker count.
-    """
+    table: str
+    point: Point
+    point_id: str
+    done: int
+    gaps: list[tuple[int, int]]
 
-    job: str
-    problem: str
-    params: dict
-    depth: int
-    stride: int
-    offset: int
-    key: str
-    point: str
+    @property
+    def per_unit(self) -> float:
+        """Estimated seconds of one unit (the mean, for non-uniform costs)."""
+        return self.point.seconds / self.point.units if self.point.units else 0.0
 
+    @property
+    def todo(self) -> int:
+        """Units without a record."""
+        return sum(b - a for a, b in self.gaps)
 
-@dataclass(frozen=True)
-class SolutionsTask:
-    """Enumerate every solution of one point below the fixed first rows ``prefix``."""
+    def todo_seconds(self) -> float:
+        """Estimated seconds of the units still to compute."""
+        if self.point.costs is None:
+            return self.todo * self.per_unit
+        return float(sum(self.point.costs(a, b).sum() for a, b in self.gaps))
 
-    job: str
-    problem: str
-    params: dict
-    prefix: tuple[int, ...]
-    index: int
-    key: str
-
-
-def task_count_for(cost_seconds: float, workers: int) -> int:
-    """How many tasks to split a point estimated at ``cost_seconds`` of one core into."""
-    if cost_seconds < 2 * MIN_TASK_SECONDS:
-        return 1
-    wanted = max(TASKS_PER_WORKER * workers, math.ceil(cost_seconds / MAX_TASK_SECONDS))
-    return max(1, min(wanted, int(cost_seconds / MIN_TASK_SECONDS), MAX_TASKS_PER_POINT))
-
-
-def _split(module: ModuleType, params: dict, tasks: int) -> tuple[int, int]:
-    """Choose (depth, stride): the shallowest depth with PREFIXES_PER_TASK prefixes per task.
-
-    Prefix costs differ by orders of magnitude; round robin evens them out only when each
-    task draws many (N-queens n = 16, 16 tasks: the heaviest task is 1.24x the mean at 6
-    prefixes per task, 1.05x at 54).
-    """
-    if tasks <= 1:
-        return 0, 1
-    deepest = module.max_depth(params)
-    for depth in range(1, deepest + 1):
-        available = len(module.prefixes(params, depth))
-        if available >= PREFIXES_PER_TASK * tasks or depth == deepest:
-            return depth, max(1, min(tasks, available))
-    return 0, 1
-
-
-def plan_count_job(job: JobSpec, module: ModuleType, workers: int) -> list[CountTask]:
-    """Every task of a count job, in submission order (largest points first)."""
-    tasks: list[CountTask] = []
-    points = module.points(job.spec)
-    cost = getattr(module, "cost", lambda params: 1.0)
-    for params in sorted(points, key=cost, reverse=True):
-        depth, stride = _split(module, params, task_count_for(cost(params), workers))
-        point = _key(job.problem, params, module.VERSION)
-        for offset in range(stride):
-            key = _key(job.problem, params, depth, stride, offset, module.VERSION)
-            tasks.append(CountTask(job.name, job.problem, params, depth, stride, offset, key,
-                                   point))
-    return tasks
-
-
-def plan_solutions(job: JobSpec, module: ModuleType, params: dict) -> list[SolutionsTask]:
-    """Tasks that enumerate every solution of ``params``, one per first-row column, in order.
-
-    Concatenating their results in task order gives the solutions in lexicographic order.
-    """
-    n = params["n"]
-    prefixes: list[tuple[int, ...]] = [()] if n < 8 else [(c,) for c in range(n)]
-    return [
-        SolutionsTask(
-            job.name, job.problem, params, prefix, i,
-            _key("solutions", job.problem, params, prefix, module.VERSION),
-        )
-        for i, prefix in enumerate(prefixes)
-    ]
+    def cuts(self, task_seconds: float) -> Iterator[tuple[int, int, float]]:
+        """``(lo, hi, estimated seconds)`` of the tasks covering the gaps."""
+        for a, b in self.gaps:
+            if self.point.costs is None:
+                step = b - a if self.per_unit <= 0 else max(1, int(task_seconds / self.per_unit))
+                for lo in range(a, b, step):
+                    hi = min(lo + step, b)
+                    yield lo, hi, (hi - lo) * self.per_unit
+                continue
+            lo, acc = a, 0.0  # acc: estimated seconds of lo..c-1
+            for c in range(a, b, _CHUNK):
+                total = acc + np.cumsum(self.point.costs(c, min(c + _CHUNK, b)))
+                base = 0.0  # total[k] - base: seconds of lo..c+k
+                while True:
+                    k = int(np.searchsorted(total, base + task_seconds, "left"))
+                    if k >= len(total):
+                        break
+                    hi = c + k + 1
+                    yield lo, hi, float(total[k] - base)
+                    lo, base = hi, float(total[k])
+                acc = float(total[-1]) - base
+            if lo < b:
+                yield lo, b, acc
 
 
 @dataclass(frozen=True)
-class InstanceTask:
-    """Solve a run of instances: generated (``generate`` keywords) or ``lo..hi`` of a set.
+class Task:
+    """Units ``lo..hi-1`` of one point: what one record will hold."""
 
-    ``point`` names the generated point or the whole set, whatever the split.
-    """
-
-    job: str
-    problem: str
-    options: dict
-    index: int
-    key: str
-    point: str
-    generate: dict | None = None
-    lo: int = 0
-    hi: int = 0
+    plan: PointPlan
+    lo: int
+    hi: int
+    seconds: float
 
 
-def _cost_ranges(costs: np.ndarray, tasks: int) -> list[tuple[int, int]]:
-    """Cut instances into ``tasks`` consecutive ranges of about equal total cost."""
-    k = costs.shape[0]
-    if k == 0:
-        return []
-    cumulative = np.cumsum(costs)
-    cuts = np.searchsorted(cumulative, cumulative[-1] * np.arange(1, tasks) / tasks, "right")
-    bounds = sorted({0, k, *(int(c) for c in cuts if 0 < c < k)})
-    return list(zip(bounds[:-1], bounds[1:], strict=False))
+@dataclass
+class JobPlan:
+    """Everything a job must compute now, and what earlier runs already did."""
+
+    job: Job
+    version: str
+    points: list[PointPlan]
+
+    @property
+    def units(self) -> int:
+        """Work units of every point of every table."""
+        return sum(p.point.units for p in self.points)
+
+    @property
+    def units_done(self) -> int:
+        """Units an earlier run already computed (reused now)."""
+        return sum(p.done for p in self.points)
+
+    def todo_seconds(self) -> float:
+        """Estimated CPU seconds still to compute."""
+        return sum(p.todo_seconds() for p in self.points)
+
+    def task_seconds(self, target: float, workers: int) -> float:
+        """The task length to cut at: ``target``, or less when the job is small."""
+        todo = self.todo_seconds()
+        balanced = todo / max(1, workers * TASKS_PER_WORKER)
+        return max(MIN_TASK_SECONDS, min(target, balanced)) if todo > 0 else target
+
+    def tasks(self, task_seconds: float) -> Iterator[Task]:
+        """Every task, largest points first; made as they are asked for."""
+        for plan in sorted(self.points, key=lambda p: -p.point.seconds):
+            for lo, hi, seconds in plan.cuts(task_seconds):
+                yield Task(plan, lo, hi, seconds)
+
+    def count_tasks(self, task_seconds: float) -> int:
+        """How many tasks :meth:`tasks` yields (counted without making them when costs are
+        uniform)."""
+        total = 0
+        for plan in self.points:
+            if plan.point.costs is None:
+                step = None if plan.per_unit <= 0 else max(1, int(task_seconds / plan.per_unit))
+                total += sum(1 if step is None else math.ceil((b - a) / step)
+                             for a, b in plan.gaps)
+            else:
+                total += sum(1 for _ in plan.cuts(task_seconds))
+        return total
 
 
-def plan_instance_job(job: JobSpec, module: ModuleType, workers: int, options: dict,
-                      batch: dict | None = None, digest=None) -> list[InstanceTask]:
-    """Tasks of an instance job over a generated set (``batch`` None) or a given ``batch``.
-
-    ``digest(lo, hi)`` names the contents of a slice of ``batch`` in the task key, so a changed
-    input file never reuses old fragments.
-    """
-    tasks: list[InstanceTask] = []
-    if batch is None:
-        for kwargs in module.generate_points(job.spec[module.INPUT_KEY]["generate"]):
-            side = np.array([kwargs.get("rows", kwargs["n"])], dtype=np.int32)
-            cols = np.array([kwargs["n"]], dtype=np.int32)
-            each = float(module.instance_cost(side, cols, options)[0])
-            count = kwargs["count"]
-            parts = task_count_for(each * count, workers)
-            point = _key(job.problem, "generate", kwargs, options, module.VERSION)
-            for lo, hi in _cost_ranges(np.full(count, each), parts):
-                part = {**kwargs, "start": kwargs["start"] + lo, "count": hi - lo}
-                key = _key(job.problem, "generate", part, options, module.VERSION)
-                tasks.append(InstanceTask(job.name, job.problem, options, len(tasks), key, point,
-                                          part))
-        return tasks
-    costs = module.instance_cost(batch["rows"], batch["cols"], options)
-    point = _key(job.problem, "set", digest(0, costs.shape[0]), options, module.VERSION)
-    for lo, hi in _cost_ranges(costs, task_count_for(float(costs.sum()), workers)):
-        key = _key(job.problem, "set", digest(lo, hi), options, module.VERSION)
-        tasks.append(InstanceTask(job.name, job.problem, options, len(tasks), key, point, None,
-                                  lo, hi))
-    return tasks
+def plan_job(job: Job, store: Store | None) -> JobPlan:
+    """The job's points for each of its tables, minus the unit ranges ``store`` holds."""
+    problem = job.problem
+    version = problem.version
+    points = []
+    for table in job.outputs():
+        seen: set[str] = set()
+        for point in job.points(table):
+            pid = point_id(problem.name, version, point.key)
+            if pid in seen:
+                raise ValueError(f"{problem.name}: point {point.label} appears twice")
+            seen.add(pid)
+            done = store.ranges(job.name, table, pid) if store is not None else []
+            gaps, at, finished = [], 0, 0
+            for lo, hi in done:
+                lo, hi = max(lo, 0), min(hi, point.units)
+                if lo > at:
+                    gaps.append((at, lo))
+                if hi > lo:
+                    finished += hi - max(lo, at)
+                at = max(at, hi)
+            if at < point.units:
+                gaps.append((at, point.units))
+            points.append(PointPlan(table, point, pid, finished, gaps))
+    return JobPlan(job, version, points)

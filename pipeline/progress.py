@@ -1,57 +1,134 @@
-"""Progress on stderr: a live bar on a terminal, plain periodic lines in a log file."""
+"""Logging and progress on stderr: a live bar on a terminal, timestamped lines in a log.
+
+Everything boardsweep says goes through the ``boardsweep`` logger (:func:`log`); Dask's own
+loggers share its handler and format, so a log file reads as one stream.  On a terminal the
+lines are ``boardsweep: message``; elsewhere (a Slurm log, a pipe) each line carries its time.
+Progress is measured in estimated CPU seconds, not tasks, so "40%" means 40% of the work, and
+the ETA follows from the rate at which estimated work gets done.
+"""
 
 from __future__ import annotations
 
+import logging
 import sys
 import time
 from typing import TextIO
 
-__all__ = ["Progress", "log"]
+__all__ = ["Progress", "log", "warn", "setup_logging", "LOGGER"]
+
+LOGGER = logging.getLogger("boardsweep")
 
 
-def log(message: str, stream: TextIO | None = None) -> None:
-    """Write one log line to stderr (data goes to stdout, everything else here)."""
-    print(f"boardsweep: {message}", file=stream or sys.stderr, flush=True)
+def log(message: str) -> None:
+    """One informational line on stderr (data goes to stdout, everything else here)."""
+    LOGGER.info(message)
+
+
+def warn(message: str) -> None:
+    """One warning line on stderr."""
+    LOGGER.warning(message)
+
+
+class _Format(logging.Formatter):
+    def __init__(self, stamped: bool):
+        super().__init__("%(asctime)s %(name)s %(levelname)s: %(message)s" if stamped
+                         else "%(name)s: %(message)s", "%Y-%m-%dT%H:%M:%S")
+        self.stamped = stamped
+
+    def format(self, record: logging.LogRecord) -> str:
+        if not self.stamped and record.levelno >= logging.WARNING and \
+                record.name == "boardsweep" and not record.getMessage().startswith(
+                    ("warning", "error")):
+            record.msg = f"{record.levelname.lower()}: {record.msg}"
+        return super().format(record)
+
+
+def setup_logging(verbosity: int = 0, log_file: str | None = None,
+                  stream: TextIO | None = None) -> None:
+    """One handler for boardsweep's lines and Dask's: stderr (or ``log_file``), timestamps
+    unless it is a terminal; ``verbosity`` -1 (quiet: warnings), 0 (info) or 1 (debug)."""
+    stream = stream or sys.stderr
+    stamped = bool(log_file) or not getattr(stream, "isatty", lambda: False)()
+    level = {-1: logging.WARNING, 0: logging.INFO}.get(verbosity, logging.DEBUG)
+    for name in ("boardsweep", "distributed", "dask_jobqueue"):
+        # a handler each: Dask's LocalCluster quietens the handlers of "distributed" only
+        handler: logging.Handler = (logging.FileHandler(log_file) if log_file
+                                    else logging.StreamHandler(stream))
+        handler.setFormatter(_Format(stamped))
+        handler._boardsweep = True  # type: ignore[attr-defined]
+        logger = logging.getLogger(name)
+        for old in list(logger.handlers):
+            if getattr(old, "_boardsweep", False):
+                logger.removeHandler(old)
+        logger.addHandler(handler)
+        logger.propagate = False
+        if name == "boardsweep":
+            logger.setLevel(level)
+        else:
+            logger.setLevel(logging.DEBUG if verbosity >= 1 else logging.WARNING)
+
+
+def _clock(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    if seconds < 60:
+        return f"{seconds:.0f}s"
+    if seconds < 3600:
+        return f"{seconds // 60:.0f}m{seconds % 60:02.0f}s"
+    return f"{seconds // 3600:.0f}h{seconds % 3600 // 60:02.0f}m"
 
 
 class Progress:
-    """Count finished tasks of ``total`` and show it: ``\\r`` bar on a tty, else a line every
-    ``interval`` seconds (so a Slurm log shows how far a job got)."""
+    """Estimated work done of ``total`` CPU seconds (``tasks`` tasks), shown with an ETA:
+    ``\\r`` bar on a terminal, else a line every ``interval`` seconds."""
 
-    def __init__(self, label: str, total: int, stream: TextIO | None = None,
+    def __init__(self, label: str, total: float, tasks: int, stream: TextIO | None = None,
                  interval: float = 10.0):
-        self.label, self.total, self.done, self.failed = label, total, 0, 0
+        self.label, self.total, self.tasks = label, total, tasks
+        self.done_seconds, self.done, self.failed = 0.0, 0, 0
         self.stream = stream or sys.stderr
-        self.tty = self.stream.isatty()
+        self.tty = getattr(self.stream, "isatty", lambda: False)() and \
+            LOGGER.isEnabledFor(logging.INFO)
         self.interval = interval
         self.start = self._last = time.monotonic()
         self._logged = -1
 
-    def _line(self) -> str:
-        elapsed = time.monotonic() - self.start
-        pct = 100.0 * self.done / self.total if self.total else 100.0
-        failed = f", {self.failed} failed" if self.failed else ""
-        return f"{self.label}: {self.done}/{self.total} tasks ({pct:.0f}%{failed}) {elapsed:.1f}s"
+    def fraction(self) -> float:
+        """Share of the estimated work done (tasks when nothing has a cost)."""
+        if self.total > 0:
+            return min(1.0, self.done_seconds / self.total)
+        return self.done / self.tasks if self.tasks else 1.0
 
-    def advance(self, ok: bool = True) -> None:
-        """Record one finished task (``ok=False`` for a failed one) and show it if due."""
+    def line(self) -> str:
+        """The state in one line: share of estimated work, tasks, elapsed, ETA."""
+        elapsed = time.monotonic() - self.start
+        share = self.fraction()
+        eta = f", ETA {_clock(elapsed * (1 - share) / share)}" if 0 < share < 1 else ""
+        failed = f", {self.failed} failed" if self.failed else ""
+        return (f"{self.label}: {100 * share:.0f}% of the estimated work, {self.done}/"
+                f"{self.tasks} tasks{failed}, {_clock(elapsed)} elapsed{eta}")
+
+    def advance(self, seconds: float, ok: bool = True) -> None:
+        """Record one finished task of estimated ``seconds`` and show it if due."""
         self.done += 1
+        self.done_seconds += seconds
         self.failed += 0 if ok else 1
         now = time.monotonic()
         if self.tty:
-            width = 30
-            filled = int(width * self.done / max(self.total, 1))
-            bar = "#" * filled + "-" * (width - filled)
-            self.stream.write(f"\r[{bar}] {self._line()}")
-            self.stream.flush()
+            if now - self._last >= 0.1 or self.done == self.tasks:
+                width = 30
+                filled = int(width * self.fraction())
+                self.stream.write(f"\r[{'#' * filled}{'-' * (width - filled)}] {self.line()}"
+                                  "\033[K")
+                self.stream.flush()
+                self._last = now
         elif now - self._last >= self.interval:
-            log(self._line(), self.stream)
+            log(self.line())
             self._last, self._logged = now, self.done
 
     def close(self) -> None:
-        """Show the final state."""
+        """Show the final state (once)."""
         if self.tty:
             self.stream.write("\n")
             self.stream.flush()
-        elif self._logged != self.done:  # not already the last line written
-            log(self._line(), self.stream)
+        elif self._logged != self.done and time.monotonic() - self.start >= 1.0:
+            log(self.line())

@@ -40,7 +40,7 @@ def slurm_settings(options: dict) -> dict:
     otherwise ask for 30 minutes and lose a long sweep's workers midway).
     """
     skip = {"workers", "timeout", "dashboard_address", "job_extra", "job_extra_directives",
-            "allowed_failures"}  # boardsweep's own keys, and those rebuilt below
+            "allowed_failures", "task_seconds"}  # boardsweep's own keys, and those rebuilt below
     settings = {k: v for k, v in options.items() if k not in skip}
     settings.setdefault("cores", 1)
     settings.setdefault("memory", "2GB")
@@ -48,8 +48,11 @@ def slurm_settings(options: dict) -> dict:
     settings["processes"] = 1
     settings["python"] = sys.executable
     # job_extra is the name dask-jobqueue used before 0.8; both are accepted
-    settings["job_extra_directives"] = [*options.get("job_extra_directives", []),
-                                        *options.get("job_extra", [])]
+    settings["job_extra_directives"] = [*options.get("job_extra_directives", ()),
+                                        *options.get("job_extra", ())]
+    for key in ("job_script_prologue",):
+        if key in settings:
+            settings[key] = list(settings[key])
     if "walltime" not in options:
         settings["job_directives_skip"] = ["#SBATCH -t "]
     settings["scheduler_options"] = {

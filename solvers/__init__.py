@@ -1,39 +1,20 @@
-"""Search kernels, one module per problem, and the registry the pipeline looks them up in."""
+"""Search kernels, one package per problem, and the contract the pipeline reaches them through.
+
+:mod:`solvers.contract` is the seam (the Problem types), :mod:`solvers.schema` the one validator
+vocabulary, :mod:`solvers.registry` the list of problems and :mod:`solvers.identity` the code
+identity.  Nothing here uses Dask, files or printing.
+
+Importing the package points numba's cache at a folder named after a hash of every problem's
+sources, before any kernel module is imported (see :mod:`solvers.identity`).
+"""
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
-from typing import NamedTuple
+from .identity import use_numba_cache as _use_numba_cache
+from .registry import module_names as _module_names
 
-from .interface import ParamError
+_use_numba_cache(_module_names())
 
-__all__ = ["PROBLEMS", "Entry", "get", "names", "ParamError"]
+from .registry import get, names, problems  # noqa: E402 - after the cache is set
 
-
-class Entry(NamedTuple):
-    """Where a problem's solver module lives and its kind (``count`` or ``instances``)."""
-
-    module: str
-    kind: str
-
-
-# problem name -> entry; modules are imported lazily (numba costs ~0.3 s to import)
-PROBLEMS: dict[str, Entry] = {
-    "nqueens": Entry("solvers.nqueens", "count"),
-    "queens_rooks": Entry("solvers.queens_rooks", "count"),
-    "max_rooks": Entry("solvers.max_rooks", "instances"),
-    "slant": Entry("solvers.slant", "instances"),
-}
-
-
-def names(kind: str | None = None) -> list[str]:
-    """The registered problem names, sorted, optionally only those of one kind."""
-    return sorted(name for name, entry in PROBLEMS.items() if kind in (None, entry.kind))
-
-
-def get(name: str) -> ModuleType:
-    """Return the solver module registered as ``name``; :class:`ParamError` if there is none."""
-    if name not in PROBLEMS:
-        raise ParamError(f"unknown problem '{name}': expected one of {', '.join(names())}")
-    return importlib.import_module(PROBLEMS[name].module)
+__all__ = ["get", "names", "problems"]

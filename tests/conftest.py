@@ -24,6 +24,17 @@ def dask_client():
 
 
 @pytest.fixture
+def toy_problems(monkeypatch):
+    """Register the test problems (toy rooks, no-op) the way a third-party module is:
+    through ``BOARDSWEEP_PROBLEMS``, which subprocesses and local workers inherit."""
+    monkeypatch.setenv("BOARDSWEEP_PROBLEMS", "tests.toy_rooks,tests.noop")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    import solvers
+
+    return solvers.problems()
+
+
+@pytest.fixture
 def write_config(tmp_path):
     """Write a config file in a temp folder and return its path."""
 

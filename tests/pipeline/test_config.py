@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from pipeline.config import load_config
+
 from pipeline.errors import InputError
 
 GOOD = """\

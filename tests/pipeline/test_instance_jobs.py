@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow.parquet as pq
+from pipeline.config import JobSpec
+from pipeline.execute import dask_runner, local_runner
 
 import solvers
 from pipeline import datasets, store
-from pipeline.config import JobSpec
-from pipeline.execute import dask_runner, local_runner
 from pipeline.jobs import generate_set, run_job
 from tests.conftest import ROOT
 

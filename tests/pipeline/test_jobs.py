@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from pipeline.config import JobSpec
+from pipeline.execute import dask_runner, local_runner
 
 import solvers
 from pipeline import results, store
-from pipeline.config import JobSpec
 from pipeline.errors import JobError
-from pipeline.execute import dask_runner, local_runner
 from pipeline.jobs import run_job, solve_count
 from pipeline.plan import plan_count_job
 

@@ -14,12 +14,12 @@ import time
 
 import psutil
 import pytest
+from pipeline.config import ClusterSpec, JobSpec
+from pipeline.execute import dask_runner
 
 from pipeline import results, store
 from pipeline.cluster import open_client
-from pipeline.config import ClusterSpec, JobSpec
 from pipeline.errors import JobError
-from pipeline.execute import dask_runner
 from pipeline.jobs import run_job
 from tests.conftest import BOARDSWEEP, ROOT, run_env
 from tests.pipeline import crashing_solver

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-import solvers
 from pipeline.config import JobSpec
 from pipeline.execute import local_runner
+from pipeline.results import count_values
+
+import solvers
 from pipeline.jobs import solve_count
 from pipeline.plan import (
     MAX_TASKS_PER_POINT,
@@ -16,7 +17,6 @@ from pipeline.plan import (
     plan_instance_job,
     task_count_for,
 )
-from pipeline.results import count_values
 
 
 def test_task_count_follows_cost_and_workers():

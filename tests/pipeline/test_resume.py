@@ -15,10 +15,10 @@ import subprocess
 import time
 
 import pyarrow.parquet as pq
-
-from pipeline import results, store
 from pipeline.config import load_config
 from pipeline.execute import local_runner
+
+from pipeline import results, store
 from pipeline.jobs import run_job
 from tests.conftest import BOARDSWEEP, ROOT, run_env
 

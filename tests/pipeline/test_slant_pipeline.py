@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pyarrow.parquet as pq
-
 from pipeline.config import JobSpec
 from pipeline.execute import dask_runner
+
 from pipeline.jobs import run_job
 from tests.conftest import ROOT, boardsweep
 

@@ -23,9 +23,9 @@ import uuid
 from pathlib import Path
 
 import pytest
+from pipeline.config import load_config
 
 from pipeline import results, store
-from pipeline.config import load_config
 from pipeline.errors import InputError
 from pipeline.slurm import slurm_settings
 from tests.conftest import BOARDSWEEP, ROOT, boardsweep, run_env

@@ -1,70 +1,67 @@
-"""Parquet and lock handling: whole files only, and one run per output folder."""
+"""The result store: records committed in batches, ranges, corruption, compaction."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import sqlite3
 
-import pyarrow as pa
-import pytest
-
-from pipeline import store
-from pipeline.errors import BoardsweepError, InputError
+from pipeline.store import Placement, Record, Store, point_id, record_checksum
 
 
-def test_write_table_is_atomic_and_leaves_no_temp(tmp_path):
-    path = tmp_path / "a" / "b.parquet"
-    store.write_table(pa.table({"x": [1, 2, 3]}), path)
-    assert store.read_table(path).column("x").to_pylist() == [1, 2, 3]
-    assert sorted(p.name for p in path.parent.iterdir()) == ["b.parquet"]
+def _record(point: str, lo: int, hi: int, payload: bytes = b"x") -> Record:
+    return Record("t", point, lo, hi, 1, 0.1, record_checksum("p", "v", "t", point, lo, hi,
+                                                               payload), "v", payload)
 
 
-def test_failed_write_leaves_nothing(tmp_path):
-    path = tmp_path / "bad.parquet"
-    with pytest.raises(AttributeError):
-        store.write_table("not a table", path)
-    assert list(tmp_path.iterdir()) == []
+def test_ranges_merge_where_they_touch_and_survive_reopening(tmp_path):
+    store = Store(tmp_path / "s.sqlite")
+    for lo, hi in [(0, 3), (3, 5), (9, 12), (5, 6)]:
+        store.add("j", _record("a", lo, hi))
+    store.close()
+    again = Store(tmp_path / "s.sqlite")
+    assert again.ranges("j", "t", "a") == [(0, 6), (9, 12)]
+    assert again.ranges("j", "t", "b") == []
+    assert again.ranges("other", "t", "a") == []
 
 
-def test_stream_concat_keeps_order(tmp_path):
-    schema = pa.schema([("x", pa.int64())])
-    tables = (pa.table({"x": [i, i + 10]}, schema=schema) for i in range(3))
-    rows = store.stream_concat(tables, schema, tmp_path / "all.parquet")
-    assert rows == 6
-    assert store.read_table(tmp_path / "all.parquet").column("x").to_pylist() == [
-        0, 10, 1, 11, 2, 12]
+def test_uncommitted_records_are_committed_at_close(tmp_path):
+    store = Store(tmp_path / "s.sqlite")
+    store.add("j", _record("a", 0, 1))
+    store.close()
+    rows = sqlite3.connect(tmp_path / "s.sqlite").execute("SELECT count(*) FROM records")
+    assert rows.fetchone()[0] == 1
 
 
-def test_existing_fragments_ignores_temp_files(tmp_path):
-    store.write_table(pa.table({"x": [1]}), store.fragment_path(tmp_path, "job", "counts", "k1"))
-    (tmp_path / "job" / "fragments" / "counts" / ".k2.parquet.9.tmp").write_text("half")
-    assert store.existing_fragments(tmp_path, "job", "counts") == {"k1"}
-    store.remove_fragments(tmp_path, "job")
-    assert store.existing_fragments(tmp_path, "job", "counts") == set()
+def test_a_store_that_is_not_a_database_is_moved_aside_and_started_again(tmp_path):
+    path = tmp_path / "s.sqlite"
+    path.write_bytes(b"this is not sqlite" * 100)
+    store = Store(path)
+    assert store.ranges("j", "t", "a") == []
+    assert list(tmp_path.glob("s.sqlite.corrupt-*"))
 
 
-def test_read_table_names_the_file(tmp_path):
-    bad = tmp_path / "x.parquet"
-    bad.write_text("not parquet")
-    with pytest.raises(InputError, match=str(bad)):
-        store.read_table(bad)
+def test_compaction_drops_only_placed_payloads_and_other_generations(tmp_path):
+    store = Store(tmp_path / "s.sqlite")
+    for lo in range(4):
+        store.add("j", _record("a", lo, lo + 1, bytes(10_000)))
+    store.commit()
+    store.place("j", 1, [Placement("t", "a", 0, 0), Placement("t", "a", 1, 1)])
+    store.place("j", 2, [Placement("t", "a", 2, 0)])
+    store.compact("j", 2, ["t"])
+    assert [store.has_payload("j", "t", "a", lo) for lo in range(4)] == [True, True, False, True]
+    assert store.placement("j", 1, "t", "a", 0) is None
+    assert store.placement("j", 2, "t", "a", 2) == 0
 
 
-def test_second_holder_of_output_is_refused(tmp_path):
-    holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import sys, time; from pipeline import store\n"
-         f"with store.output_lock({str(tmp_path)!r}):\n"
-         "    print('locked', flush=True); time.sleep(30)"],
-        stdout=subprocess.PIPE, text=True,
-    )
-    try:
-        assert holder.stdout.readline().strip() == "locked"
-        with pytest.raises(BoardsweepError, match=rf"in use by pid {holder.pid} on "):
-            with store.output_lock(tmp_path):
-                pass
-    finally:
-        holder.kill()
-        holder.wait()
-    with store.output_lock(tmp_path):  # a killed holder leaves no stale lock
-        pass
+def test_point_ids_depend_on_problem_version_and_params():
+    assert point_id("p", "v1", "{}") != point_id("p", "v2", "{}")
+    assert point_id("p", "v1", "{}") != point_id("q", "v1", "{}")
+    assert point_id("p", "v1", '{"n":1}') == point_id("p", "v1", '{"n":1}')
+
+
+def test_checksums_cover_every_key_field_and_the_payload():
+    base = record_checksum("p", "v", "t", "a", 0, 5, b"rows")
+    for other in [("q", "v", "t", "a", 0, 5, b"rows"), ("p", "w", "t", "a", 0, 5, b"rows"),
+                  ("p", "v", "u", "a", 0, 5, b"rows"), ("p", "v", "t", "b", 0, 5, b"rows"),
+                  ("p", "v", "t", "a", 1, 5, b"rows"), ("p", "v", "t", "a", 0, 6, b"rows"),
+                  ("p", "v", "t", "a", 0, 5, b"rowz")]:
+        assert record_checksum(*other) != base

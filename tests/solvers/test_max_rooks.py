@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scipy import ndimage
 
 from solvers import max_rooks as mr
-from solvers.interface import ParamError
+from solvers.schema import ParamError
 
 # ----------------------------------------------------------------------------- brute force
 

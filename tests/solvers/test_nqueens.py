@@ -1,4 +1,4 @@
-"""Tests for solvers/nqueens.py against brute force, OEIS A000170 and the symmetry group."""
+"""Tests for solvers/nqueens against brute force, OEIS A000170 and the symmetry group."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solvers import nqueens
-from solvers.interface import ParamError, Prefixes
+from solvers.prefixes import Prefixes
+from solvers.schema import ParamError
 
 # OEIS A000170, n = 1..15
 A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184]
@@ -221,12 +222,17 @@ def test_empty_prefix_set():
 
 
 def test_points_outputs_and_depth():
-    assert nqueens.points({"n": "4..6"}) == [{"n": 4}, {"n": 5}, {"n": 6}]
-    assert nqueens.points({"n": [8, 10]}) == [{"n": 8}, {"n": 10}]
-    assert nqueens.points({"n": 32}) == [{"n": 32}]
-    assert nqueens.outputs({"n": 9}) == [{"n": 9, "queens": 9, "rooks": 0}]
+    def ns(spec):
+        params = nqueens.PROBLEM.check_params(spec)
+        return [p.params for p in nqueens.PROBLEM.points(params, "counts")]
+
+    assert ns({"n": "4..6"}) == [{"n": 4}, {"n": 5}, {"n": 6}]
+    assert ns({"n": [10, 8]}) == [{"n": 8}, {"n": 10}]
+    assert ns({"n": 32}) == [{"n": 32}]
+    assert nqueens.PROBLEM.outputs(nqueens.PROBLEM.check_params({"n": 9})) == ("counts",)
     assert nqueens.max_depth({"n": 9}) == 9
-    assert nqueens.KIND == "count" and isinstance(nqueens.VERSION, str) and nqueens.MAX_N == 32
+    assert nqueens.PROBLEM.kind == "count" and nqueens.MAX_N == 32
+    assert len(nqueens.PROBLEM.version) == 16 and int(nqueens.PROBLEM.version, 16) >= 0
 
 
 @pytest.mark.parametrize("bad", [0, -1, 33, 100, "8", 8.0, True, None])
@@ -244,7 +250,7 @@ def test_bad_n_raises_param_error(bad):
 @pytest.mark.parametrize("spec", [{"n": "1..33"}, {"n": 0}, {"m": 4}, {}, {"n": 4, "k": 1}])
 def test_bad_specs_raise_param_error(spec):
     with pytest.raises(ParamError):
-        nqueens.points(spec)
+        nqueens.PROBLEM.check_params(spec)
 
 
 def test_bad_depth_and_prefix_shape_raise_param_error():
@@ -260,5 +266,6 @@ def test_bad_depth_and_prefix_shape_raise_param_error():
 
 
 def test_error_message_names_the_range():
-    with pytest.raises(ParamError, match=r"1 <= n <= 32"):
+    with pytest.raises(ParamError, match=r"1 <= n <= 32") as caught:
         nqueens.total(33)
+    assert caught.value.key == ("n",)

@@ -11,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solvers import queens_rooks as qr
-from solvers.interface import ParamError, Prefixes
+from solvers.prefixes import Prefixes
+from solvers.queens_rooks import kernel, symmetry
+from solvers.schema import ParamError
 
 # OEIS A000170, n = 0..12: non-attacking queens on the n x n board (M = n, N = 0)
 A000170 = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200]
@@ -96,8 +98,8 @@ def test_rooks_alone_are_exact_past_64_bits():
 
 def test_kernels_agree_on_a_whole_row():
     n = 8
-    fixed, _, factor = qr._items(n, np.zeros((1, 0), np.int16))
-    typed, _ = qr._histograms(n, fixed, True, n, n)
+    fixed, _, factor = symmetry.items(n, np.zeros((1, 0), np.int16))
+    typed, _ = kernel._histograms(n, fixed, True, n, n)
     by_queens = (typed.astype(object) * factor[:, None]).sum(axis=0).tolist()
     assert by_queens == qr.row(n)
 
@@ -169,36 +171,46 @@ def test_bad_prefixes_are_refused():
         qr.prefixes({"n": 6, "queens": [0]}, 1)
 
 
+def points(spec: dict) -> list[dict]:
+    """The params of a job's points, in output order."""
+    return [p.params for p in qr.PROBLEM.points(qr.PROBLEM.check_params(spec), "counts")]
+
+
 def test_points_and_outputs():
-    assert qr.points({"total": 2}) == [{"n": 2, "queens": [0, 1, 2]}]
-    assert [p["n"] for p in qr.points({"total": "3..5"})] == [3, 4, 5]
-    assert [p["n"] for p in qr.points({"total": [7, 4]})] == [7, 4]
-    pts = qr.points({"pairs": [[3, 1], [0, 4], [2, 2], [1, 0], [3, 1]]})
+    assert points({"total": 2}) == [{"n": 2, "queens": [0, 1, 2]}]
+    assert [p["n"] for p in points({"total": "3..5"})] == [3, 4, 5]
+    assert [p["n"] for p in points({"total": [7, 4]})] == [4, 7]  # output order: ascending n
+    pts = points({"pairs": [[3, 1], [0, 4], [2, 2], [1, 0]]})
     assert pts == [{"n": 1, "queens": [1]}, {"n": 4, "queens": [0, 2, 3]}]
-    assert qr.outputs(pts[1]) == [{"n": 4, "queens": 0, "rooks": 4},
-                                  {"n": 4, "queens": 2, "rooks": 2},
-                                  {"n": 4, "queens": 3, "rooks": 1}]
+    point = qr.PROBLEM.points(qr.PROBLEM.check_params({"pairs": [[3, 1], [0, 4], [2, 2]]}),
+                              "counts")[0]
+    rows = qr.PROBLEM.compute(point, 0, point.units).select(["n", "queens", "rooks"])
+    assert rows.to_pylist() == [{"n": 4, "queens": 0, "rooks": 4},
+                                {"n": 4, "queens": 2, "rooks": 2},
+                                {"n": 4, "queens": 3, "rooks": 1}]
 
 
-@pytest.mark.parametrize("spec, message", [
-    ({}, "exactly one"),
-    ({"total": 3, "pairs": [[1, 2]]}, "exactly one"),
-    ({"total": 0}, "out of range"),
-    ({"total": 33}, "out of range"),
-    ({"total": "1..x"}, "lo..hi"),
-    ({"total": 2.5}, "integer"),
-    ({"pairs": [[0, 0]]}, "empty board"),
-    ({"pairs": [[20, 13]]}, "M \\+ N = 33"),
-    ({"pairs": [[-1, 3]]}, "non-negative"),
-    ({"pairs": [[1.5, 3]]}, "non-negative integer"),
-    ({"pairs": [[True, 3]]}, "non-negative integer"),
-    ({"pairs": [[1, 2, 3]]}, "pair"),
-    ({"pairs": []}, "non-empty"),
-    ({"n": 4}, "unknown key 'n'"),
+@pytest.mark.parametrize("spec, message, key", [
+    ({}, "exactly one", ()),
+    ({"total": 3, "pairs": [[1, 2]]}, "exactly one", ()),
+    ({"total": 0}, "out of range", ("total",)),
+    ({"total": 33}, "out of range", ("total",)),
+    ({"total": "1..x"}, "lo..hi", ("total",)),
+    ({"total": 2.5}, "integer", ("total",)),
+    ({"pairs": [[0, 0]]}, "empty board", ("pairs", 0)),
+    ({"pairs": [[1, 1], [20, 13]]}, "M \\+ N = 33", ("pairs", 1)),
+    ({"pairs": [[-1, 3]]}, "-1 is out of range", ("pairs", 0, 0)),
+    ({"pairs": [[1.5, 3]]}, "expected an integer", ("pairs", 0, 0)),
+    ({"pairs": [[2, True]]}, "expected an integer", ("pairs", 0, 1)),
+    ({"pairs": [[1, 2, 3]]}, "pair", ("pairs", 0)),
+    ({"pairs": []}, "non-empty", ("pairs",)),
+    ({"pairs": [[1, 2], [3, 4], [1, 2]]}, "twice", ("pairs", 2)),
+    ({"n": 4}, "unknown key", ("n",)),
 ])
-def test_bad_specs(spec, message):
-    with pytest.raises(ParamError, match=message):
-        qr.points(spec)
+def test_bad_specs(spec, message, key):
+    with pytest.raises(ParamError, match=message) as caught:
+        qr.PROBLEM.check_params(spec)
+    assert caught.value.key == key
 
 
 @pytest.mark.parametrize("params, message", [
@@ -211,12 +223,15 @@ def test_bad_specs(spec, message):
 ])
 def test_bad_points(params, message):
     with pytest.raises(ParamError, match=message):
-        qr.outputs(params)
+        qr.strategy(params)
+    with pytest.raises(ParamError, match=message):
+        qr.count(params, Prefixes(np.zeros((1, 0), np.int16), np.ones(1, np.int64)))
 
 
 def test_bad_convenience_values():
-    with pytest.raises(ParamError, match="non-negative"):
+    with pytest.raises(ParamError, match="-1 is out of range") as caught:
         qr.placements(-1, 2)
+    assert caught.value.key == ("M",)
     with pytest.raises(ParamError, match="M \\+ N = 40"):
         qr.placements(20, 20)
     with pytest.raises(ParamError, match="integer"):
@@ -225,11 +240,11 @@ def test_bad_convenience_values():
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 32), st.integers(0, 32))
-                .filter(lambda p: 1 <= p[0] + p[1] <= 32), min_size=1, max_size=8))
+                .filter(lambda p: 1 <= p[0] + p[1] <= 32), min_size=1, max_size=8, unique=True))
 def test_pairs_become_exactly_their_outputs(pairs):
-    rows = [row for p in qr.points({"pairs": [list(x) for x in pairs]}) for row in qr.outputs(p)]
-    assert sorted((r["queens"], r["rooks"]) for r in rows) == sorted(set(pairs))
-    assert all(r["n"] == r["queens"] + r["rooks"] for r in rows)
+    rows = [(q, p["n"] - q) for p in points({"pairs": [list(x) for x in pairs]})
+            for q in p["queens"]]
+    assert sorted(rows) == sorted(pairs)
 
 
 def test_binomial_combination_is_exact_past_64_bits():

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solvers import slant
-from solvers.interface import ParamError
+from solvers.schema import ParamError
 
 # ---------------------------------------------------------------------------------------------
 # plain-Python reference: counts and loops written out, no shared code with the solver
@@ -322,7 +322,7 @@ def test_bad_batches_are_refused():
 
 def test_module_interface():
     assert slant.to_text(np.array([0, 1, 1, 0], dtype=np.uint8)) == "/\\\\/"
-    assert slant.KIND == "instances" and slant.VERSION == "1"
+    assert slant.PROBLEM.kind == "instance" and len(slant.PROBLEM.version) == 16
     assert slant.STATUS_NAMES == ("none", "unique", "multiple")
     assert set(slant.__all__) <= set(dir(slant))
 

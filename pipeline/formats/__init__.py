@@ -1,1 +1,0 @@
-"""Seed text formats: parse problem input files and write the seeds' exact output."""

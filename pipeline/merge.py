@@ -1,0 +1,226 @@
+"""The streaming merge: a job's records -> its tables, verified, in bounded memory.
+
+``rows`` tables are the records' rows in point order, then unit order; a record whose payload
+was compacted away is read back from the published generation it was placed in (the file's
+sha256 is checked against that generation's manifest first).  ``sum`` tables add, per point,
+the rows with equal keys: counts exactly (Python ints from the ``_text`` column), other sum
+columns as they are, plus the point's ``units`` and ``cpu_seconds``.
+
+Every record is verified before it is used: its checksum (key fields and payload), its place
+(a point's records must tile its units exactly), its rows.  A record that fails is dropped from
+the store and reported, so the caller computes its units again: nothing unverified is merged.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow as pa
+
+from solvers.contract import Table, count_arrays
+
+from .plan import JobPlan, PointPlan
+from .progress import warn
+from .store import Placement, Record, Store, record_checksum
+from .tables import ParquetRows, file_digest, from_ipc
+
+__all__ = ["Published", "TableMerge", "Bad"]
+
+
+@dataclass
+class Published:
+    """The generation of a job now published (its folder and manifest), read lazily."""
+
+    folder: Path
+    manifest: dict
+    _verified: dict = field(default_factory=dict)
+    _readers: dict = field(default_factory=dict)
+
+    @classmethod
+    def find(cls, folder: Path) -> Published | None:
+        """The generation in ``folder`` (``<output>/<job>``), or None if there is none."""
+        try:
+            manifest = json.loads((folder / "_boardsweep" / "manifest.json").read_text())
+            int(manifest["generation"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return cls(folder, manifest)
+
+    @property
+    def gen(self) -> int:
+        """Its generation number."""
+        return int(self.manifest["generation"])
+
+    def table_info(self, table: str) -> dict | None:
+        """What the manifest says of ``table`` (rows, sha256, fingerprint), or None."""
+        return self.manifest.get("tables", {}).get(table)
+
+    def verified(self, table: str) -> bool:
+        """Whether the table file still has the sha256 its manifest gives (checked once)."""
+        if table not in self._verified:
+            info = self.table_info(table)
+            path = self.folder / f"{table}.parquet"
+            try:
+                ok = info is not None and file_digest(path) == info["sha256"]
+            except OSError:
+                ok = False
+            if not ok:
+                warn(f"{path}: the published table does not match its manifest (edited or "
+                     "damaged): its rows are computed again")
+            self._verified[table] = ok
+        return self._verified[table]
+
+    def rows(self, table: str, first: int, count: int) -> pa.Table:
+        """``count`` rows of the published ``table`` from row ``first``."""
+        if table not in self._readers:
+            self._readers[table] = ParquetRows(self.folder / f"{table}.parquet")
+        return self._readers[table].read(first, first + count)
+
+
+@dataclass(frozen=True)
+class Bad:
+    """A record that failed verification (now dropped from the store)."""
+
+    table: str
+    point: str
+    lo: int
+    reason: str
+
+
+class TableMerge:
+    """Merge one table of a job; iterate for its pieces (pyarrow tables, published schema).
+
+    After iteration: ``placements`` (where each record's rows went), ``fingerprint`` (of the
+    records merged), ``rows``, and ``bad`` (records dropped: the merge must be redone after
+    computing them again; the pieces yielded are then not to be published).
+    """
+
+    def __init__(self, plan: JobPlan, table: str, store: Store, old: Published | None):
+        self.plan, self.name, self.store, self.old = plan, table, store, old
+        self.spec: Table = plan.job.problem.table(table)
+        self.schema = self.spec.schema()
+        self.placements: list[Placement] = []
+        self.bad: list[Bad] = []
+        self.rows = 0
+        self._finger: list[str] = []
+
+    @property
+    def fingerprint(self) -> str:
+        """A hash of the ordered record checksums merged (equal: the same table)."""
+        import hashlib
+
+        return hashlib.sha256("\n".join(self._finger).encode()).hexdigest()
+
+    def _points(self) -> list[PointPlan]:
+        return [p for p in self.plan.points if p.table == self.name]
+
+    def _records(self, point: PointPlan) -> list[Record]:
+        """The point's records, checked to tile its units (extra ones dropped)."""
+        job = self.plan.job.name
+        out, at = [], 0
+        for record in self.store.records(job, self.name, point.point_id, payloads=False):
+            if record.lo != at or record.hi > point.point.units or record.hi <= record.lo:
+                self._drop(point, record, f"covers units {record.lo}..{record.hi - 1}, "
+                           f"expected to start at {at}")
+                continue
+            out.append(record)
+            at = record.hi
+        if at != point.point.units:
+            self.bad.append(Bad(self.name, point.point_id, at, "units missing"))
+        return out
+
+    def _drop(self, point: PointPlan, record: Record, reason: str) -> None:
+        self.store.drop(self.plan.job.name, self.name, point.point_id, record.lo)
+        self.bad.append(Bad(self.name, point.point_id, record.lo, reason))
+
+    def _load(self, point: PointPlan, record: Record) -> pa.Table | None:
+        """A record's rows, verified; None (and the record dropped) if they fail."""
+        job = self.plan.job.name
+        full = next(iter(self.store.db.execute(
+            "SELECT payload FROM records WHERE job=? AND tbl=? AND point=? AND lo=?",
+            (job, self.name, point.point_id, record.lo))), (None,))[0]
+        problem = self.plan.job.problem.name
+        if full is not None:
+            expected = record_checksum(problem, record.version, self.name, point.point_id,
+                                       record.lo, record.hi, full)
+            if expected != record.checksum:
+                self._drop(point, record, "checksum mismatch (corrupt, truncated or moved)")
+                return None
+            try:
+                table = from_ipc(full)
+            except (pa.ArrowInvalid, OSError) as exc:
+                self._drop(point, record, f"unreadable payload: {exc}")
+                return None
+            if table.num_rows != record.rows or not table.schema.equals(
+                    self.spec.compute_schema()):
+                self._drop(point, record, "rows or columns differ from the record's")
+                return None
+            return table
+        old = self.old
+        row = None if old is None else self.store.placement(job, old.gen, self.name,
+                                                            point.point_id, record.lo)
+        if row is None or not old.verified(self.name):
+            self._drop(point, record, "compacted, and not in the published table")
+            return None
+        return old.rows(self.name, row, record.rows).select(self.spec.compute_schema().names)
+
+    def __iter__(self) -> Iterator[pa.Table]:
+        for point in self._points():
+            records = self._records(point)
+            if self.spec.merge == "sum":
+                piece = self._sum(point, records)
+                if piece is not None:
+                    self.rows += piece.num_rows
+                    yield piece
+                continue
+            for record in records:
+                rows = self._load(point, record)
+                if rows is None:
+                    continue
+                self.placements.append(Placement(self.name, point.point_id, record.lo,
+                                                 self.rows))
+                self._finger.append(record.checksum)
+                self.rows += rows.num_rows
+                if not self.bad:
+                    yield rows
+
+    def _sum(self, point: PointPlan, records: list[Record]) -> pa.Table | None:
+        spec = self.spec
+        keys = list(spec.keys)
+        totals: dict[tuple, dict[str, int | float]] = {}
+        units, cpu = 0, 0.0
+        for record in records:
+            rows = self._load(point, record)
+            if rows is None:
+                continue
+            self._finger.append(record.checksum)
+            units += record.hi - record.lo
+            cpu += record.cpu
+            data = rows.to_pydict()
+            for i in range(rows.num_rows):
+                key = tuple(data[k][i] for k in keys)
+                acc = totals.setdefault(key, {})
+                for c in spec.columns:
+                    if c.role == "count_text":
+                        acc[c.name] = acc.get(c.name, 0) + int(data[c.name][i])
+                    elif c.role == "sum":
+                        acc[c.name] = acc.get(c.name, 0) + data[c.name][i]
+        if self.bad or not totals:
+            return None
+        ordered = sorted(totals)
+        columns = {}
+        for c in spec.columns:
+            if c.role == "key":
+                columns[c.name] = pa.array([k[keys.index(c.name)] for k in ordered], c.type)
+            elif c.role == "count":
+                columns[c.name] = count_arrays([totals[k][f"{c.name}_text"] for k in ordered])[0]
+            elif c.role == "count_text":
+                columns[c.name] = pa.array([str(totals[k][c.name]) for k in ordered], c.type)
+            else:
+                columns[c.name] = pa.array([totals[k][c.name] for k in ordered], c.type)
+        columns["units"] = pa.array([units] * len(ordered), pa.int64())
+        columns["cpu_seconds"] = pa.array([cpu] * len(ordered), pa.float64())
+        return pa.table(columns, schema=self.schema)

@@ -1,0 +1,263 @@
+"""Publication: a job's merged tables, ``runs.parquet`` and manifest switch together.
+
+Layout::
+
+    <output>/<job>/<table>.parquet         the published tables (the only Parquet files there)
+    <output>/<job>/runs.parquet            one row per run of the job: history across nights
+    <output>/<job>/_boardsweep/manifest.json   generation, tables (rows, sha256), the run
+    <state>/                               not published: store.sqlite, lock, tmp/
+
+A new generation is written whole under ``<state>/tmp/``, its placements are recorded in the
+store, and then it trades places with ``<output>/<job>`` in one ``renameat2(RENAME_EXCHANGE)``
+(where the file system lacks it: a rename away and a rename in, with the new generation parked
+under ``<state>/ready/`` so that the next start completes a switch a kill interrupted).  A kill
+at any instant leaves the old generation or the new one, never a mix.  A table whose records
+did not change is hard-linked from the old generation, not rewritten.  Then the store drops
+the payloads the published ``rows`` tables now hold.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import json
+import os
+import platform
+import shutil
+import socket
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from importlib.metadata import version as package_version
+from pathlib import Path
+
+import pyarrow as pa
+
+from .errors import InputError
+from .merge import Bad, Published, TableMerge
+from .plan import JobPlan
+from .progress import log, warn
+from .run import RunStats
+from .store import Placement, Store
+from .tables import file_digest, read_parquet, write_parquet
+
+__all__ = ["publish", "Recompute", "RunInfo", "prepare_state", "check_job_folder",
+           "RUNS_SCHEMA"]
+
+RUNS_SCHEMA = pa.schema([
+    ("run", pa.int64()), ("started", pa.timestamp("ms", "UTC")),
+    ("finished", pa.timestamp("ms", "UTC")), ("generation", pa.int64()),
+    ("tasks_run", pa.int64()), ("tasks_reused", pa.int64()), ("units_run", pa.int64()),
+    ("units_reused", pa.int64()), ("units", pa.int64()), ("workers", pa.int32()),
+    ("cpu_seconds", pa.float64()), ("wall_seconds", pa.float64()),
+    ("boardsweep_version", pa.string()), ("problem_version", pa.string()),
+    ("host", pa.string()), ("command", pa.string()),
+])
+
+
+class Recompute(Exception):
+    """Records failed verification during the merge (now dropped): compute them again."""
+
+    def __init__(self, bad: list[Bad]):
+        self.bad = bad
+        super().__init__(f"{len(bad)} records failed verification")
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """The run being published: when it started, on how many workers, what it ran."""
+
+    started: float
+    workers: int
+    command: str
+
+
+def _exchange(new: Path, old: Path) -> bool:
+    """Swap two folders atomically (renameat2 RENAME_EXCHANGE); False if unsupported."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    if renameat2(-100, os.fsencode(new), -100, os.fsencode(old), 2) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(old))
+
+
+def _switch(new: Path, folder: Path, state: Path) -> None:
+    """Make ``new`` the published ``folder``; the old generation ends up under state/tmp."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    if not folder.exists():
+        os.rename(new, folder)
+        return
+    if _exchange(new, folder):
+        shutil.rmtree(new, ignore_errors=True)  # now holds the old generation
+        return
+    ready = state / "ready" / folder.name
+    ready.parent.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(ready, ignore_errors=True)
+    os.rename(new, ready)
+    away = Path(tempfile.mkdtemp(dir=state / "tmp", prefix=f"{folder.name}.old."))
+    os.rename(folder, away / "gen")
+    os.rename(ready, folder)
+    shutil.rmtree(away, ignore_errors=True)
+
+
+def prepare_state(output: Path, state: Path) -> None:
+    """At the start of a run (lock held): finish a switch a kill interrupted, sweep temps."""
+    ready = state / "ready"
+    if ready.is_dir():
+        for parked in ready.iterdir():
+            target = output / parked.name
+            if not target.exists():
+                log(f"completing the publication of {target} that an earlier run was killed in")
+                os.rename(parked, target)
+            else:
+                shutil.rmtree(parked, ignore_errors=True)
+    tmp = state / "tmp"
+    if tmp.is_dir():
+        for leftover in tmp.iterdir():
+            if leftover.is_dir() and not leftover.is_symlink():
+                shutil.rmtree(leftover, ignore_errors=True)
+            else:
+                leftover.unlink(missing_ok=True)
+    tmp.mkdir(parents=True, exist_ok=True, mode=0o700)
+
+
+def check_job_folder(folder: Path, state: Path) -> None:
+    """Before a job runs: its folder must be a boardsweep generation, absent, or an older
+    boardsweep layout (moved aside to ``<state>/legacy``); anything else is refused."""
+    if not folder.exists() or Published.find(folder) is not None:
+        return
+    if folder.is_dir() and ((folder / "manifest.json").is_file() or
+                            (folder / "fragments").is_dir()):
+        aside = state / "legacy" / f"{folder.name}-{time.strftime('%Y%m%dT%H%M%S')}"
+        aside.parent.mkdir(parents=True, exist_ok=True)
+        os.rename(folder, aside)
+        log(f"{folder} was written by an older boardsweep: moved to {aside}; its results are "
+            "computed again")
+        return
+    raise InputError("exists but is not a boardsweep job folder (no _boardsweep/manifest.json):"
+                     " move it away or choose another --output", str(folder))
+
+
+def _versions() -> dict[str, str]:
+    out = {name: package_version(name) for name in
+           ("boardsweep", "numba", "numpy", "dask", "distributed", "pyarrow")}
+    out["python"] = platform.python_version()
+    return out
+
+
+def _plain(value):
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def _runs(old: Published | None, row: dict) -> pa.Table:
+    """The job's run history: the old generation's rows and this run's."""
+    rows = []
+    if old is not None and (old.folder / "runs.parquet").is_file():
+        try:
+            rows = read_parquet(old.folder / "runs.parquet").cast(RUNS_SCHEMA).to_pylist()
+        except (InputError, ValueError, pa.ArrowInvalid) as exc:
+            warn(f"{old.folder / 'runs.parquet'}: the run history cannot be read ({exc}); "
+                 "it starts again")
+    row["run"] = (max((r["run"] for r in rows), default=0)) + 1
+    rows.append(row)
+    return pa.Table.from_pylist(rows, schema=RUNS_SCHEMA)
+
+
+def _old_fingerprint(plan: JobPlan, table: str, store: Store) -> str:
+    """The fingerprint the merge of ``table`` would have, from the store's keys alone."""
+    import hashlib
+
+    sums = []
+    for point in plan.points:
+        if point.table == table:
+            sums += [r.checksum for r in store.records(plan.job.name, table, point.point_id,
+                                                        payloads=False)]
+    return hashlib.sha256("\n".join(sums).encode()).hexdigest()
+
+
+def publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunInfo,
+            stats: RunStats) -> dict:
+    """Merge and publish the job's tables as a new generation; return its manifest.
+
+    Raises :class:`Recompute` (nothing published) if records failed verification.
+    """
+    job = plan.job
+    folder = output / job.name
+    old = Published.find(folder)
+    gen = old.gen + 1 if old else 1
+    new = Path(tempfile.mkdtemp(dir=state / "tmp", prefix=f"{job.name}.{gen}."))
+    (new / "_boardsweep").mkdir()
+    problem = job.problem
+    meta = {"boardsweep.version": package_version("boardsweep"),
+            "boardsweep.problem": problem.name, "boardsweep.problem_version": plan.version,
+            "boardsweep.job": job.name, "boardsweep.params": json.dumps(_plain(job.params)),
+            "boardsweep.generation": str(gen)}
+    tables: dict[str, dict] = {}
+    placements: list[Placement] = []
+    bad: list[Bad] = []
+    records = 0
+    for name in job.outputs():
+        spec = problem.table(name)
+        path = new / f"{name}.parquet"
+        before = old.table_info(name) if old else None
+        finger = _old_fingerprint(plan, name, store)
+        if before and before.get("fingerprint") == finger and old.verified(name):
+            os.link(old.folder / f"{name}.parquet", path)  # unchanged: not rewritten
+            placements += [Placement(name, p, lo, row) for p, lo, row in store.db.execute(
+                "SELECT point, lo, row FROM placements WHERE job=? AND gen=? AND tbl=?",
+                (job.name, old.gen, name))]
+            tables[name] = dict(before, linked=True)
+            records += before.get("records", 0)
+            continue
+        merge = TableMerge(plan, name, store, old)
+        rows = write_parquet(path, merge, spec.schema(), {**meta, "boardsweep.table": spec.doc})
+        if merge.bad:
+            bad += merge.bad
+            continue
+        placements += merge.placements
+        records += len(merge._finger)
+        tables[name] = {"rows": rows, "sha256": file_digest(path), "fingerprint": finger,
+                        "records": len(merge._finger), "merge": spec.merge}
+    if bad:
+        shutil.rmtree(new, ignore_errors=True)
+        raise Recompute(bad)
+    finished = time.time()
+    run_row = {
+        "started": int(info.started * 1000), "finished": int(finished * 1000),
+        "generation": gen,
+        "tasks_run": stats.tasks, "tasks_reused": records - stats.tasks,
+        "units_run": stats.units, "units_reused": plan.units_done, "units": plan.units,
+        "workers": info.workers, "cpu_seconds": stats.cpu_seconds,
+        "wall_seconds": finished - info.started, "boardsweep_version":
+            package_version("boardsweep"), "problem_version": plan.version,
+        "host": socket.gethostname(), "command": info.command}
+    runs = _runs(old, dict(run_row))
+    write_parquet(new / "runs.parquet", [runs], RUNS_SCHEMA, meta)
+    manifest = {
+        "job": job.name, "problem": problem.name, "params": _plain(job.params),
+        "problem_version": plan.version, "generation": gen, "tables": tables,
+        "run": run_row, "versions": _versions(), "argv": sys.argv,
+        "state": str(state), "note": "written by boardsweep; see README 'Results'",
+    }
+    manifest_path = new / "_boardsweep" / "manifest.json"
+    manifest_path.write_text(json.dumps(manifest, indent=2, sort_keys=True, default=str) + "\n")
+    for path in new.rglob("*"):
+        if path.is_file():
+            with open(path, "rb") as handle:
+                os.fsync(handle.fileno())
+    store.place(job.name, gen, placements)
+    _switch(new, folder, state)
+    store.compact(job.name, gen, [n for n in job.outputs() if problem.table(n).merge == "rows"])
+    store.forget_stale(job.name, {(p.table, p.point_id) for p in plan.points})
+    return manifest

@@ -1,0 +1,212 @@
+"""The one loop: tasks -> bundles -> a runner (Dask or this process) -> records in the store.
+
+Every command that computes goes through :func:`execute`: ``run``, ``solve``, ``generate`` and
+``judge`` alike.  The loop keeps a bounded window of bundles in flight (a few per worker
+thread), so the scheduler never holds millions of tasks; it packs short tasks into one bundle
+(one Dask task) until the bundle is worth Dask's per-task cost, using the ratio of measured to
+estimated seconds of the tasks done so far; it hands each finished task to the store as a
+record, counts progress by estimated cost, and collects failures by task.  A bundle whose
+worker died is split and its tasks retried one by one, so a crashing task fails alone.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .plan import JobPlan, Task
+from .progress import Progress
+from .store import Record, Store
+from .work import Item, Outcome, run_bundle
+
+__all__ = ["Bundle", "BundleSource", "Runner", "local_runner", "dask_runner", "execute", "RunStats",
+           "WorkerLost", "BUNDLE_SECONDS", "MAX_BUNDLE"]
+
+BUNDLE_SECONDS = 0.25  # a bundle should hold at least this much work (Dask costs ~3 ms a task)
+MAX_BUNDLE = 1000  # tasks in one bundle at most
+WINDOW_PER_THREAD = 3  # bundles in flight per worker thread
+
+
+class WorkerLost(RuntimeError):
+    """Every worker that ran a bundle died, more often than the scheduler allows."""
+
+
+@dataclass
+class Bundle:
+    """Tasks sent to a worker together (``retry``: already split after a lost worker)."""
+
+    id: int
+    problem: str
+    version: str
+    tasks: list[Task]
+    rows: list[Any]
+    retry: bool = False
+
+    def call(self) -> tuple:
+        """``(function, *args)`` to run on a worker."""
+        items = [Item(replace(t.plan.point, costs=None), t.plan.point_id, t.lo, t.hi, r)
+                 for t, r in zip(self.tasks, self.rows, strict=True)]
+        return run_bundle, self.problem, self.version, items
+
+
+class BundleSource:
+    """Where a runner takes bundles from: ``next()`` gives one, or None when there is none
+    now (more may come while bundles are in flight: retries after a lost worker)."""
+
+    def next(self) -> Bundle | None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+# a runner takes a bundle source and yields (bundle, outcomes, error) as each finishes
+Runner = Callable[[BundleSource], Iterator[tuple[Bundle, list[Outcome] | None,
+                                                 BaseException | None]]]
+
+
+def local_runner(source: BundleSource):
+    """Run every bundle here, one after another (small jobs, judge, tests)."""
+    while (bundle := source.next()) is not None:
+        func, *args = bundle.call()
+        try:
+            yield bundle, func(*args), None
+        except Exception as exc:  # noqa: BLE001 - reported like a worker's error
+            yield bundle, None, exc
+
+
+def dask_runner(client, threads: int) -> Runner:
+    """A runner on a Dask client keeping ``WINDOW_PER_THREAD`` bundles per thread in flight.
+
+    A bundle whose workers all died (``allowed-failures`` exceeded) comes back as
+    :class:`WorkerLost`.
+    """
+    from distributed import KilledWorker, as_completed
+
+    window = max(4, WINDOW_PER_THREAD * threads)
+
+    def plain(error: BaseException) -> BaseException:
+        if not isinstance(error, KilledWorker):
+            return error
+        return WorkerLost(
+            f"every worker that ran it died ({error.allowed_failures + 1} in a row, last "
+            f"{error.last_worker.address}); distributed.scheduler.allowed-failures = "
+            f"{error.allowed_failures}. It may exhaust memory or crash the kernel: see the "
+            "worker logs")
+
+    def run(source: BundleSource):
+        flying: dict = {}
+        done = as_completed()
+
+        def refill() -> None:
+            while len(flying) < window:
+                bundle = source.next()
+                if bundle is None:
+                    return
+                func, *args = bundle.call()
+                future = client.submit(func, *args, key=f"bundle-{bundle.id}-{time.time_ns()}",
+                                       pure=False, retries=1)
+                flying[future] = bundle
+                done.add(future)
+
+        refill()
+        while flying:
+            for future in done.next_batch(block=True):
+                bundle = flying.pop(future)
+                if future.status == "error":
+                    yield bundle, None, plain(future.exception())
+                else:
+                    yield bundle, future.result(), None
+                future.release()
+            refill()
+
+    return run
+
+
+@dataclass
+class RunStats:
+    """What a run did: tasks and units run now, estimated and measured CPU seconds, failures."""
+
+    tasks: int = 0
+    units: int = 0
+    bundles: int = 0
+    cpu_seconds: float = 0.0
+    failures: list[str] = field(default_factory=list)
+    details: list[str] = field(default_factory=list)
+
+
+class _Packer(BundleSource):
+    """Makes bundles from tasks, sized by estimated seconds corrected by measured ones."""
+
+    def __init__(self, plan: JobPlan, tasks: Iterator[Task], rows: Callable[[Task], Any]):
+        self.plan, self.tasks, self.rows = plan, tasks, rows
+        self.ratio = 1.0  # measured / estimated seconds, running
+        self.retries: list[Task] = []
+        self.ids = itertools.count()
+
+    def learn(self, estimated: float, measured: float) -> None:
+        """Update the measured/estimated ratio with a finished bundle."""
+        if estimated > 0:
+            self.ratio = 0.7 * self.ratio + 0.3 * max(measured / estimated, 1e-6)
+
+    def next(self) -> Bundle | None:
+        """The next bundle: a retried task alone, else tasks worth :data:`BUNDLE_SECONDS`."""
+        problem, version = self.plan.job.problem.name, self.plan.version
+        if self.retries:
+            task = self.retries.pop()
+            return Bundle(next(self.ids), problem, version, [task], [self.rows(task)], True)
+        batch: list[Task] = []
+        seconds = 0.0
+        for task in self.tasks:
+            batch.append(task)
+            seconds += task.seconds * self.ratio
+            if seconds >= BUNDLE_SECONDS or len(batch) >= MAX_BUNDLE:
+                break
+        if not batch:
+            return None
+        return Bundle(next(self.ids), problem, version, batch, [self.rows(t) for t in batch])
+
+
+def execute(plan: JobPlan, runner: Runner, store: Store, task_seconds: float,
+            label: str) -> RunStats:
+    """Run every task of ``plan``, each result stored as a record the moment it arrives."""
+    stats = RunStats()
+    job = plan.job
+    todo = plan.todo_seconds()
+    total_tasks = plan.count_tasks(task_seconds)
+    if not total_tasks:
+        return stats
+    progress = Progress(label, todo, total_tasks)
+    packer = _Packer(plan, plan.tasks(task_seconds), lambda t: job.rows(t.lo, t.hi)
+                     if job.source is not None else None)
+    try:
+        for bundle, outcomes, error in runner(packer):
+            stats.bundles += 1
+            if error is not None:
+                if isinstance(error, WorkerLost) and len(bundle.tasks) > 1:
+                    packer.retries.extend(bundle.tasks)  # find the task that kills workers
+                    continue
+                outcomes = [Outcome(None, "", 0, 0.0, f"{type(error).__name__}: {error}")
+                            ] * len(bundle.tasks)
+            measured = estimated = 0.0
+            for task, outcome in zip(bundle.tasks, outcomes, strict=True):
+                estimated += task.seconds
+                measured += outcome.cpu
+                progress.advance(task.seconds, ok=outcome.error is None)
+                if outcome.error is not None:
+                    stats.failures.append(f"{task.plan.point.label} ({task.plan.table}, units "
+                                          f"{task.lo}..{task.hi - 1}): {outcome.error}")
+                    if outcome.detail:
+                        stats.details.append(outcome.detail)
+                    continue
+                store.add(job.name, Record(task.plan.table, task.plan.point_id, task.lo,
+                                           task.hi, outcome.rows, outcome.cpu, outcome.checksum,
+                                           plan.version, outcome.payload))
+                stats.tasks += 1
+                stats.units += task.hi - task.lo
+                stats.cpu_seconds += outcome.cpu
+            packer.learn(estimated, measured)
+    finally:
+        store.commit()
+        progress.close()
+    return stats

@@ -1,0 +1,343 @@
+"""Config files and command lines into typed jobs, parsed once.
+
+Every value is checked by a validator of :mod:`solvers.schema` (a job's own keys by its
+problem's ``params``); a :class:`~solvers.schema.ParamError` carries the key path to the bad
+value, and this module maps that path to the line of the config file it came from (the YAML
+is composed node by node, so every key and list item knows its line).  Paths in a config are
+relative to the config file.  Instance sets named by a job are read and checked here, once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+import solvers
+from solvers.contract import InstanceProblem, Point, Problem
+from solvers.schema import (
+    Choice,
+    Context,
+    Field,
+    FilePath,
+    Integer,
+    ListOf,
+    Number,
+    ParamError,
+    Raw,
+    Record,
+    Text,
+    key_text,
+)
+
+from .errors import InputError
+from .sets import InputSet, load_set
+
+__all__ = ["Config", "ClusterSpec", "Job", "load_config", "make_job", "cluster_spec",
+           "JOB_NAME", "ADDRESS", "CLUSTER_KINDS", "state_folder"]
+
+JOB_NAME = Text(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", 64,
+                "a job name: a letter or digit, then letters, digits, '_', '.' or '-' "
+                "(at most 64)")
+ADDRESS = Text(r"(tcp|tls)://[^\s/]+", 512, "a scheduler address tcp://HOST:PORT")
+_MEMORY = Text(r"(auto|[0-9]+(\.[0-9]+)?\s*([kKMGT]i?B?|B)?)", 32,
+               'a memory size like "4GB" or "auto"')
+_SECONDS = Number(0.01, 7 * 86400)
+_TASK_SECONDS = Field(Number(0.01, 86400), doc="target seconds per task")
+_COMMON = {"task_seconds": _TASK_SECONDS}
+_SLURM_STRING = Text(what="a non-empty string")
+_STRINGS = ListOf(Text(what="a string"), least=0, unique=False, what="a list of strings")
+
+CLUSTER_KINDS: dict[str, Record] = {
+    "local": Record({
+        "workers": Field(Integer(1, 4096)), "threads_per_worker": Field(Integer(1, 1024)),
+        "memory_limit": Field(_MEMORY), "dashboard_address": Field(Text(what="an address")),
+        "allowed_failures": Field(Integer(0, 1000)), **_COMMON}, "a local cluster"),
+    "address": Record({
+        "address": Field(ADDRESS, required=True), "timeout": Field(_SECONDS), **_COMMON},
+        "an existing scheduler"),
+    "scheduler-file": Record({
+        "path": Field(FilePath("a scheduler file path"), required=True),
+        "timeout": Field(_SECONDS), **_COMMON}, "a scheduler file"),
+    "slurm": Record({
+        "workers": Field(Integer(1, 100_000)), "cores": Field(Integer(1, 1024)),
+        "memory": Field(_MEMORY), "walltime": Field(Text(
+            r"([0-9]+-)?[0-9]+(:[0-9]{1,2}){0,2}", 32, 'a walltime like "02:00:00" (quoted)')),
+        "queue": Field(_SLURM_STRING), "account": Field(_SLURM_STRING),
+        "job_name": Field(_SLURM_STRING), "job_extra_directives": Field(_STRINGS),
+        "job_extra": Field(_STRINGS), "job_script_prologue": Field(_STRINGS),
+        "local_directory": Field(_SLURM_STRING), "log_directory": Field(FilePath("a folder")),
+        "interface": Field(_SLURM_STRING), "dashboard_address": Field(_SLURM_STRING),
+        "timeout": Field(_SECONDS), "allowed_failures": Field(Integer(0, 1000)), **_COMMON},
+        "a Slurm cluster"),
+}
+SLURM_LOG_DIRECTORY = "slurm-logs"  # the worker jobs' output, beside the config file
+TOP = Record({
+    "output": Field(Text(most=1024, what="a folder name")),
+    "state": Field(Text(most=1024, what="a folder name")),
+    "cluster": Field(Raw()),  # checked by cluster_spec, for its kind
+    "jobs": Field(Raw(), required=True),  # checked job by job
+}, "a mapping with 'jobs' (and optionally 'output', 'state', 'cluster')")
+JOB_KEYS = ("name", "problem")
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    """Where tasks run: ``kind`` (a key of :data:`CLUSTER_KINDS`) and its checked options."""
+
+    kind: str = "local"
+    options: dict = field(default_factory=dict)
+
+
+@dataclass
+class Job:
+    """One job: a name, its problem, the checked params, and its set when read from a file."""
+
+    name: str
+    problem: Problem
+    params: dict
+    line: int | None = None
+    source: InputSet | None = None
+    only: tuple[str, ...] | None = None  # the tables to write instead of the problem's outputs
+
+    def outputs(self) -> tuple[str, ...]:
+        """The tables the job writes; the first is its main table."""
+        return self.only or self.problem.outputs(self.params)
+
+    def points(self, table: str) -> list[Point]:
+        """The job's points for ``table`` in output order."""
+        if self.source is None:
+            return self.problem.points(self.params, table)
+        problem: InstanceProblem = self.problem  # type: ignore[assignment]
+        source = self.source
+        options = {k: self.params[k] for k in problem.options.fields if k in self.params}
+        return [problem.set_point(source.digest, source.rows, float(source.costs.sum()),
+                                  options, f"{Path(source.path).name} ({source.rows} "
+                                  f"{problem.set_key})", source.cost_of)]
+
+    def rows(self, lo: int, hi: int):
+        """Instances ``lo..hi-1`` of the job's set (None for a job without one)."""
+        return None if self.source is None else self.source.read(lo, hi)
+
+
+@dataclass(frozen=True)
+class Config:
+    """A whole config file, checked: where results go, where state lives, cluster, jobs."""
+
+    path: str
+    output: Path
+    state: Path
+    cluster: ClusterSpec
+    jobs: list[Job]
+
+
+def state_folder(output: Path, explicit: str | None = None) -> Path:
+    """Where a run keeps what is not published: ``<parent>/.boardsweep/<output name>``."""
+    if explicit:
+        return Path(explicit)
+    output = Path(output).absolute()
+    return output.parent / ".boardsweep" / output.name
+
+
+# ----------------------------------------------------------------------------- YAML lines
+
+
+class _Lines:
+    """YAML read with the line of every mapping key and list item, by key path."""
+
+    def __init__(self, text: str, path: str):
+        loader = yaml.SafeLoader(text)
+        try:
+            node = loader.get_single_node()
+            self.data = loader.construct_document(node) if node is not None else None
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise InputError(f"malformed YAML: {problem}", path,
+                             mark.line + 1 if mark else None) from None
+        finally:
+            loader.dispose()
+        self.lines: dict[tuple, int] = {}
+        if node is not None:
+            self._walk(node, ())
+
+    def _walk(self, node: yaml.Node, key: tuple) -> None:
+        self.lines.setdefault(key, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                name = k.value if isinstance(k, yaml.ScalarNode) else None
+                if name is not None:
+                    self.lines[(*key, name)] = k.start_mark.line + 1
+                    self._walk(v, (*key, name))
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                self._walk(item, (*key, i))
+
+    def line(self, key: tuple) -> int | None:
+        """The line of ``key``, or of the nearest enclosing key that has one."""
+        for n in range(len(key), -1, -1):
+            if key[:n] in self.lines:
+                return self.lines[key[:n]]
+        return None
+
+
+def _read_text(path: str) -> str:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read config: {exc.strerror}", path) from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise InputError("not UTF-8 text: a config is a YAML text file in UTF-8", path,
+                         line) from None
+    if "\0" in text:
+        raise InputError("not a text file: it holds NUL bytes", path,
+                         text[:text.index("\0")].count("\n") + 1)
+    return text
+
+
+# ----------------------------------------------------------------------------- jobs
+
+
+def _job_label(index: int, raw: Any) -> str:
+    name = raw.get("name") if isinstance(raw, Mapping) else None
+    return f"jobs[{index}] ({name})" if isinstance(name, str) and len(name) <= 64 else \
+        f"jobs[{index}]"
+
+
+def make_job(problem: Problem | str, name: str, raw: Mapping, ctx: Context,
+             key: tuple = ()) -> Job:
+    """A job of ``problem`` from its raw keys: params checked, its set (if any) read whole.
+
+    Raises :class:`ParamError` (with ``key`` in front of its path) for bad params and
+    :class:`InputError` for a bad set file.
+    """
+    if isinstance(problem, str):
+        problem = solvers.get(problem)
+    params = problem.check_params(raw, key, ctx)
+    source = None
+    if isinstance(problem, InstanceProblem):
+        kind, value = params[problem.set_key]
+        if kind in ("ingest", "parquet"):
+            options = {k: params[k] for k in problem.options.fields if k in params}
+            source = load_set(problem, kind, value, options)
+    return Job(name, problem, params, source=source)
+
+
+def _check_name(raw: Mapping, key: tuple) -> str:
+    if "name" not in raw:
+        raise ParamError("missing key 'name'", key)
+    name = raw["name"]
+    if isinstance(name, str) and name.endswith(".parquet"):
+        raise ParamError("a job name may not end in .parquet (its folder would look like a "
+                         "table to Parquet readers)", (*key, "name"))
+    return JOB_NAME.check(name, (*key, "name"))
+
+
+def cluster_spec(raw: Any, ctx: Context, key: tuple = ("cluster",)) -> ClusterSpec:
+    """The ``cluster:`` mapping, checked for its kind; :class:`ParamError` with key paths."""
+    if raw is None:
+        return ClusterSpec()
+    if not isinstance(raw, Mapping):
+        raise ParamError("expected a mapping like {kind: local, workers: 2}", key)
+    kind = Choice(tuple(CLUSTER_KINDS)).check(raw.get("kind", "local"), (*key, "kind"))
+    options = CLUSTER_KINDS[kind].check({k: v for k, v in raw.items() if k != "kind"}, key,
+                                        ctx)
+    if kind == "slurm" and "log_directory" not in options:
+        options["log_directory"] = FilePath().check(SLURM_LOG_DIRECTORY, key, ctx)
+    if kind == "address" and options["address"].startswith("tls://"):
+        raise ParamError("a tls:// address needs TLS settings (tls_ca_file, tls_cert, "
+                         "tls_key), and none is set: TLS is not supported yet, use tcp://",
+                         (*key, "address"))
+    return ClusterSpec(kind, options)
+
+
+def load_config(path: str | Path, select: tuple[str, ...] = ()) -> Config:
+    """Read and check a config file, and read the sets of its jobs (only of ``select``ed
+    jobs when given); :class:`InputError` names the file and line at fault."""
+    path = str(path)
+    lines = _Lines(_read_text(path), path)
+    raw = lines.data
+    ctx = Context(str(Path(path).absolute().parent))
+
+    def fail(exc: ParamError, prefix: str = "") -> InputError:
+        where = key_text(exc.key)
+        message = f"{prefix}{exc}" if where else f"{prefix}{exc.message}"
+        return InputError(message, path, lines.line(exc.key))
+
+    if not isinstance(raw, Mapping):
+        raise InputError(TOP.what, path)
+    try:
+        top = TOP.check(raw, ())
+        jobs_raw = raw["jobs"]
+        if not isinstance(jobs_raw, list) or not jobs_raw:
+            raise ParamError("must be a non-empty list of jobs", ("jobs",))
+        cluster = cluster_spec(raw.get("cluster"), ctx)
+    except ParamError as exc:
+        raise fail(exc) from None
+    jobs: list[Job] = []
+    seen: dict[str, int] = {}
+    for i, job_raw in enumerate(jobs_raw):
+        label = _job_label(i, job_raw)
+        key = ("jobs", i)
+        try:
+            if not isinstance(job_raw, Mapping):
+                raise ParamError("expected a mapping with 'name' and 'problem'", key)
+            name = _check_name(job_raw, key)
+            if "problem" not in job_raw:
+                raise ParamError("missing key 'problem'", key)
+            if name in seen:
+                raise ParamError(f"duplicate job name '{name}' (also jobs[{seen[name]}])",
+                                 (*key, "name"))
+            seen[name] = i
+            try:
+                problem = solvers.get(job_raw["problem"])
+            except ParamError as exc:
+                raise ParamError(exc.message, (*key, "problem")) from None
+            own = {k: v for k, v in job_raw.items() if k not in JOB_KEYS}
+            if select and name not in select:
+                problem.check_params(own, key, ctx)
+                job = Job(name, problem, {})
+            else:
+                job = make_job(problem, name, own, ctx, key)
+        except ParamError as exc:
+            inner = ParamError(exc.message, exc.key[2:])
+            raise InputError(f"{label}: {inner}", path, lines.line(exc.key)) from None
+        job.line = lines.line(key)
+        jobs.append(job)
+    output = Path(ctx.base) / top.get("output", "results")
+    state = state_folder(output, top.get("state") and str(Path(ctx.base) / top["state"]))
+    return Config(path, output, state, cluster, jobs)
+
+
+def task_seconds(spec: ClusterSpec, override: float | None = None) -> float:
+    """The target task duration: the command line's, the cluster's, or the kind's default."""
+    if override is not None:
+        return float(override)
+    if "task_seconds" in spec.options:
+        return float(spec.options["task_seconds"])
+    return 10.0 if spec.kind == "local" else 300.0
+
+
+_SCHEME = re.compile(r"([a-z0-9+.-]+)://")
+
+
+def check_address(address: str) -> str:
+    """A ``--scheduler`` value: tcp:// (tls:// needs settings): InputError otherwise."""
+    match = _SCHEME.match(address or "")
+    if match and match.group(1) not in ("tcp", "tls"):
+        raise InputError(f"--scheduler {address}: unknown scheme '{match.group(1)}://': "
+                         "expected tcp://HOST:PORT")
+    try:
+        spec = cluster_spec({"kind": "address", "address": address}, Context())
+    except ParamError as exc:
+        raise InputError(f"--scheduler {address}: {exc.message}") from None
+    return spec.options["address"]

@@ -1,0 +1,85 @@
+"""What runs on a worker: a bundle of tasks, each computed, checked and sealed into a record.
+
+A task is one unit range of one point (``Item``).  The driver sends several short tasks in one
+Dask task (a bundle), so that Dask's few milliseconds per task are paid once per bundle; each
+task still comes back as its own record.  Everything a worker needs travels in the arguments:
+workers never see the driver's config.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass
+
+import pyarrow as pa
+
+import solvers
+from solvers.contract import Point
+
+from .store import record_checksum
+from .tables import to_ipc
+
+__all__ = ["Item", "Outcome", "run_bundle", "warm_up"]
+
+
+@dataclass(frozen=True)
+class Item:
+    """One task: units ``lo..hi-1`` of ``point`` (stored as ``point_id``), with the set's rows
+    when the point is a set read from a file."""
+
+    point: Point
+    point_id: str
+    lo: int
+    hi: int
+    rows: pa.Table | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A task's result: the record's fields, or ``error`` (the exception, in one line)."""
+
+    payload: bytes | None
+    checksum: str
+    rows: int
+    cpu: float
+    error: str | None = None
+    detail: str | None = None
+
+
+def run_bundle(problem_name: str, version: str, items: list[Item]) -> list[Outcome]:
+    """Compute every item of a bundle in order; a failing item does not stop the others.
+
+    Refuses (every item fails) if this worker's code has another version than the driver's.
+    """
+    problem = solvers.get(problem_name)
+    if problem.version != version:
+        error = (f"code version mismatch: {problem_name} is version {problem.version} on this "
+                 f"worker but {version} on the driver (install the same boardsweep everywhere)")
+        return [Outcome(None, "", 0, 0.0, error) for _ in items]
+    out = []
+    for item in items:
+        start = time.thread_time()
+        try:
+            table = problem.compute(item.point, item.lo, item.hi, item.rows)
+            expected = problem.table(item.point.table).compute_schema()
+            if not table.schema.equals(expected):
+                raise TypeError(f"{problem_name}.compute returned columns {table.schema} for "
+                                f"table {item.point.table}, expected {expected}")
+            payload = to_ipc(table)
+        except Exception as exc:  # noqa: BLE001 - reported as the task's own failure
+            out.append(Outcome(None, "", 0, time.thread_time() - start,
+                               f"{type(exc).__name__}: {exc}", traceback.format_exc()))
+            continue
+        checksum = record_checksum(problem_name, version, item.point.table, item.point_id,
+                                   item.lo, item.hi, payload)
+        out.append(Outcome(payload, checksum, table.num_rows, time.thread_time() - start))
+    return out
+
+
+def warm_up(problems: list[str]) -> float:
+    """Load each problem's kernels (numba cache) before the first task; seconds it took."""
+    start = time.perf_counter()
+    for name in problems:
+        solvers.get(name).warm_up()
+    return time.perf_counter() - start

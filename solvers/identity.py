@@ -1,0 +1,177 @@
+"""Code identity: a problem's version is a hash of the sources that decide its output.
+
+``version(modules)`` hashes the source of each module named and of every module they import,
+transitively, that lives in ``solvers`` or in the same top-level package as the module named
+(imports anywhere in a file count, those inside functions too).  Nobody types a version in,
+so the results of edited code are never taken for those of the code that made them.
+
+numba's on-disk cache keys a compiled function by its own file, so an edit in another file
+whose function it inlines goes unnoticed (numba issues #1833, #9483).  :func:`use_numba_cache`
+points numba at a cache folder named after a hash of every source a registered problem uses,
+so any edit anywhere means a fresh folder, never a stale kernel.  The folder lives under
+``$BOARDSWEEP_CACHE`` (default ``$XDG_CACHE_HOME/boardsweep`` or ``~/.cache/boardsweep``),
+which should be shared by the machines of a cluster; older folders are pruned.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+
+__all__ = ["module_file", "closure", "version", "sources_hash", "cache_root",
+           "use_numba_cache", "KEEP_CACHES", "LOCATORS"]
+
+KEEP_CACHES = 6  # numba cache folders kept (most recently used first)
+
+
+@cache
+def _package_dir(top: str) -> Path | None:
+    """The folder of the top-level package ``top`` (None if it is not a package)."""
+    spec = importlib.util.find_spec(top)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def module_file(name: str) -> Path | None:
+    """The source file of module ``name`` without importing it (None if not found)."""
+    top, *rest = name.split(".")
+    base = _package_dir(top)
+    if base is None:
+        spec = importlib.util.find_spec(top) if not rest else None
+        return Path(spec.origin) if spec is not None and spec.origin else None
+    path = base.joinpath(*rest)
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """Absolute names of the modules the file of ``name`` imports (any depth of the file)."""
+    is_package = path.name == "__init__.py"
+    package = name if is_package else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[:len(parts) - node.level + 1])
+                module = f"{base}.{node.module}" if node.module else base
+            else:
+                module = node.module or ""
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)  # submodules
+    return found
+
+
+# modules that find and name code but never decide a result: editing them recomputes nothing
+LOCATORS = ("solvers", "solvers.identity", "solvers.registry")
+
+
+def closure(modules: Iterable[str]) -> dict[str, Path]:
+    """Every module reachable from ``modules`` by imports inside ``solvers`` or the modules'
+    own top-level packages, with its source file (:data:`LOCATORS` left out)."""
+    roots = list(modules)
+    tops = {"solvers"} | {m.split(".")[0] for m in roots}
+    found: dict[str, Path] = {name: Path() for name in LOCATORS}
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name in found or name.split(".")[0] not in tops:
+            continue
+        path = module_file(name)
+        if path is None:
+            continue
+        found[name] = path
+        todo.extend(_imports(name, path))
+    return {k: v for k, v in sorted(found.items()) if k not in LOCATORS}
+
+
+def _digest(files: dict[str, Path]) -> str:
+    digest = hashlib.sha256()
+    for name, path in files.items():
+        data = path.read_bytes()
+        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+@cache
+def _version(modules: tuple[str, ...]) -> str:
+    return _digest(closure(modules))[:16]
+
+
+def version(modules: Iterable[str]) -> str:
+    """The version of a problem whose output the sources of ``modules`` decide: 16 hex digits."""
+    return _version(tuple(sorted(modules)))
+
+
+def sources_hash(modules: Iterable[str]) -> str:
+    """A hash of every source in the closure of ``modules`` (all of ``solvers`` included)."""
+    files = closure(modules)
+    package = _package_dir("solvers")
+    if package is not None:
+        for path in sorted(package.rglob("*.py")):
+            files.setdefault("solvers." + ".".join(path.relative_to(package).with_suffix("")
+                                                   .parts), path)
+    return _digest(dict(sorted(files.items())))[:16]
+
+
+def cache_root() -> Path:
+    """Where boardsweep keeps compiled kernels: ``$BOARDSWEEP_CACHE``, else the user cache."""
+    if os.environ.get("BOARDSWEEP_CACHE"):
+        return Path(os.environ["BOARDSWEEP_CACHE"]).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "boardsweep"
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def _prune(parent: Path, keep: Path) -> None:
+    """Remove all but the :data:`KEEP_CACHES` most recently used cache folders."""
+    try:
+        folders = sorted((p for p in parent.iterdir() if p.is_dir() and p != keep),
+                         key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    for old in folders[KEEP_CACHES - 1:]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def use_numba_cache(modules: Iterable[str]) -> Path:
+    """Point numba's cache at a folder named after :func:`sources_hash` of ``modules``.
+
+    Call it before the kernel modules are imported: numba reads the folder when a cached
+    function is defined.  Falls back to a temp folder when the cache root is not writable.
+    """
+    digest = sources_hash(modules)
+    folder = cache_root() / "numba" / digest
+    if not _writable(folder):
+        folder = Path(tempfile.gettempdir()) / f"boardsweep-{os.getuid()}" / "numba" / digest
+        folder.mkdir(parents=True, exist_ok=True)
+    os.utime(folder)
+    _prune(folder.parent, folder)
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    import sys
+
+    config = sys.modules.get("numba.core.config")
+    if config is not None:  # numba already imported: it read the variable then
+        config.CACHE_DIR = str(folder)
+    return folder

@@ -1,0 +1,433 @@
+"""Don't Get Rooked (UVa 639 / POJ 1315): the most rooks on a walled board, and how many ways.
+
+Rooks attack along rows and columns; a wall cell stops an attack.  A legal placement puts rooks
+on open cells so that no two see each other; the question is the largest legal placement, and
+(with ``counts``) how many placements reach it and how many legal placements there are at all.
+
+Notation.  A board has ``rows`` x ``cols`` cells, cell ``t = i * cols + j`` (row-major), each
+1 (wall, ``X``) or 0 (open, ``.``).  A *segment* is a maximal wall-free run of open cells in a
+row or a column; a placement is legal iff every segment holds at most one rook.
+
+Batch encoding (an instance problem's columns; variable-size cells in Arrow's list layout):
+
+============= ============== ===========================================================
+``board_id``  int64[k]       caller's identifier, echoed in error messages
+``rows``      int32[k]       rows of each board (>= 1)
+``cols``      int32[k]       columns of each board (>= 1)
+``offsets``   int64[k+1]     board b's cells are ``cells[offsets[b]:offsets[b + 1]]``
+``cells``     uint8[sum]     row-major, 1 = wall, 0 = open
+============= ============== ===========================================================
+
+Result columns of :func:`solve_batch` (one entry per board, in batch order):
+
+===================== ================ ================================================
+``max_rooks``         int32[k]         the maximum
+``placement_offsets`` int64[k+1]       board b's rooks are ``placement[po[b]:po[b + 1]]``
+``placement``         int32[...]       one maximum placement: sorted row-major cell indices
+``walls``             int32[k]         wall cells
+``nodes``             int64[k]         work: matching edge inspections (+ counting expansions)
+``max_placements``    uint64 / object  with ``counts``: placements holding ``max_rooks`` rooks
+``placements``        uint64 / object  with ``counts``: all legal placements, empty one included
+===================== ================ ================================================
+
+The count columns are uint64 when every value of the batch fits, else an object array of
+Python ints (a board of 64 isolated open cells has exactly 2**64 placements).
+
+Methods: the maximum is a maximum bipartite matching between row and column segments
+(Hopcroft-Karp, :mod:`solvers.max_rooks.match`); the counts come from a frontier dynamic
+program (:mod:`solvers.max_rooks.count`) whose own maximum must agree with the matching.
+:func:`max_rooks_dfs` is the seeds' exhaustive backtracking, kept as the cross-check.
+
+The problem (:data:`PROBLEM`, an :class:`solvers.contract.InstanceProblem`): a job's boards
+come from a seed-format file (:mod:`.format`), a Parquet ``boards`` set or ``{generate: {n,
+rows, density, count, seed}}`` (:mod:`.generate`: one group of ``count`` boards per shape and
+density); each board gets a row of ``maxima`` (:mod:`.tables`), and ``counts: true`` adds the
+exact placement counts.  ``report`` is in :mod:`.report`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+import numpy as np
+import pyarrow as pa
+from numba import njit
+
+from .. import gridtext
+from ..contract import InstanceProblem, Judge, Point
+from ..schema import Field, Flag, Integer, IntegerSet, NumberSet, ParamError, Record
+from . import format as text_format
+from .count import LAYER_WORDS, MAX_SLOTS, count_batch, limbs_to_int
+from .generate import MAX_SIDE, generate, seconds_per_board
+from .match import cover_segments, match_batch
+from .report import report
+from .tables import BOARDS, CELL_CHARS, MAXIMA, batch_to_table, result_table, table_to_batch
+
+__all__ = [
+    "PROBLEM", "DfsResult", "make_batch", "board_at", "check_batch", "generate",
+    "solve_batch", "max_rooks_dfs", "konig_cover", "batch_to_table", "table_to_batch",
+    "BOARDS", "MAXIMA", "instance_seconds", "DAY",
+]
+
+_U64 = 2**64
+
+
+class DfsResult(NamedTuple):
+    """What the exhaustive search finds on one board."""
+
+    max_rooks: int
+    max_placements: int
+    placements: int
+    nodes: int
+
+
+def _as_board(board: np.ndarray | Sequence) -> np.ndarray:
+    """A 2-D uint8 array of 0/1 (1 = wall), or ParamError."""
+    arr = np.asarray(board)
+    if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 1:
+        raise ParamError(f"a board must be a non-empty 2-D array, got shape {arr.shape}")
+    if not ((arr == 0) | (arr == 1)).all():
+        raise ParamError("board cells must be 0 (open) or 1 (wall)")
+    return np.ascontiguousarray(arr, dtype=np.uint8)
+
+
+def make_batch(boards: Sequence, board_ids: Sequence[int] | None = None) -> dict[str, np.ndarray]:
+    """Pack 2-D boards (1 = wall) into the batch encoding; ids default to 0..k-1."""
+    arrays = [_as_board(b) for b in boards]
+    k = len(arrays)
+    ids = np.arange(k, dtype=np.int64) if board_ids is None else np.asarray(board_ids, np.int64)
+    if ids.shape != (k,):
+        raise ParamError(f"expected {k} board ids, got {ids.shape[0] if ids.ndim else 0}")
+    rows = np.array([a.shape[0] for a in arrays], dtype=np.int32)
+    cols = np.array([a.shape[1] for a in arrays], dtype=np.int32)
+    offsets = np.zeros(k + 1, dtype=np.int64)
+    np.cumsum(rows.astype(np.int64) * cols, out=offsets[1:])
+    cells = np.concatenate([a.ravel() for a in arrays]) if k else np.zeros(0, np.uint8)
+    return {"board_id": ids, "rows": rows, "cols": cols, "offsets": offsets, "cells": cells}
+
+
+def board_at(batch: Mapping[str, np.ndarray], b: int) -> np.ndarray:
+    """Board ``b`` of a batch as a 2-D view (rows x cols, 1 = wall)."""
+    lo, hi = int(batch["offsets"][b]), int(batch["offsets"][b + 1])
+    return batch["cells"][lo:hi].reshape(int(batch["rows"][b]), int(batch["cols"][b]))
+
+
+def check_batch(batch: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Validate a batch and return it with canonical dtypes; ParamError names what is wrong."""
+    dtypes = {"board_id": np.int64, "rows": np.int32, "cols": np.int32, "offsets": np.int64,
+              "cells": np.uint8}
+    out = {}
+    for key, dtype in dtypes.items():
+        if key not in batch:
+            raise ParamError(f"board batch lacks column '{key}'")
+        arr = np.asarray(batch[key])
+        integral = np.issubdtype(arr.dtype, np.integer) or arr.dtype == np.bool_
+        if arr.ndim != 1 or (arr.size and not integral):
+            raise ParamError(f"board batch column '{key}' must be a 1-D integer array")
+        info = np.iinfo(dtype)
+        if arr.size and (int(arr.min()) < info.min or int(arr.max()) > info.max):
+            raise ParamError(f"board batch column '{key}' holds values outside {info.dtype}")
+        out[key] = np.ascontiguousarray(arr, dtype=dtype)
+    k = out["board_id"].shape[0]
+    if out["rows"].shape[0] != k or out["cols"].shape[0] != k or out["offsets"].shape[0] != k + 1:
+        raise ParamError(f"board batch columns disagree on the number of boards ({k})")
+    rows, cols = out["rows"].astype(np.int64), out["cols"].astype(np.int64)
+    if k and (rows.min() < 1 or cols.min() < 1):
+        b = int(np.flatnonzero((rows < 1) | (cols < 1))[0])
+        raise ParamError(f"board {out['board_id'][b]}: rows and cols must be >= 1")
+    if k and (rows * cols).max() >= 2**31:
+        raise ParamError("a board may have at most 2**31 - 1 cells")
+    sizes = np.diff(out["offsets"])
+    if k and out["offsets"][0] != 0:
+        raise ParamError("board batch offsets must start at 0")
+    if not np.array_equal(sizes, rows * cols):
+        b = int(np.flatnonzero(sizes != rows * cols)[0])
+        raise ParamError(f"board {out['board_id'][b]}: {int(sizes[b])} cells for "
+                         f"{rows[b]} x {cols[b]}")
+    if out["cells"].shape[0] != out["offsets"][-1]:
+        raise ParamError(f"board batch has {out['cells'].shape[0]} cells, offsets say "
+                         f"{out['offsets'][-1]}")
+    if out["cells"].size and out["cells"].max() > 1:
+        raise ParamError("board cells must be 0 (open) or 1 (wall)")
+    return out
+
+
+# ----------------------------------------------------------------------------- solving
+
+
+def _count_column(limbs: np.ndarray) -> np.ndarray:
+    """Exact counts from [k, L] limbs: uint64 when every value fits, else Python ints."""
+    if (limbs[:, 1:] == 0).all():
+        return limbs[:, 0].copy()
+    values = [limbs_to_int(row) for row in limbs]
+    if all(v < _U64 for v in values):
+        return np.array(values, dtype=np.uint64)
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+def _solve_counts(b: dict[str, np.ndarray], walls: np.ndarray, result: dict, words: int) -> None:
+    """Add ``max_placements`` and ``placements`` to ``result``; check the two maxima agree."""
+    k = b["rows"].shape[0]
+    nopen = b["rows"].astype(np.int64) * b["cols"] - walls
+    nlimbs = (nopen // 64 + 1).astype(np.int64)
+    lmax = int(nlimbs.max()) if k else 1
+    tot = np.zeros((k, lmax), dtype=np.uint64)
+    bc = np.zeros((k, lmax), dtype=np.uint64)
+    best = np.zeros(k, dtype=np.int32)
+    nodes = np.zeros(k, dtype=np.int64)
+    status = np.zeros(k, dtype=np.int8)
+    count_batch(b["rows"], b["cols"], b["offsets"], b["cells"], nlimbs, tot, bc, best, nodes,
+                status, words)
+    for i in np.flatnonzero(status):
+        bid = b["board_id"][i]
+        if status[i] == 1:
+            raise ParamError(f"board {bid}: too wide to count (frontier over {MAX_SLOTS} "
+                             "segments in both orientations)")
+        if status[i] == 2:
+            raise ParamError(f"board {bid}: too wide to count (its frontier states need more "
+                             f"than {words} words of memory)")
+        raise RuntimeError(f"board {bid}: counting program ended in an inconsistent state")
+    bad = np.flatnonzero(best != result["max_rooks"])
+    if bad.size:
+        raise RuntimeError(f"board {b['board_id'][bad[0]]}: matching and counting disagree on "
+                           "the maximum")
+    result["max_placements"] = _count_column(bc)
+    result["placements"] = _count_column(tot)
+    result["nodes"] += nodes
+
+
+def solve_batch(
+    batch: Mapping[str, np.ndarray], counts: bool = False, count_words: int = LAYER_WORDS
+) -> dict[str, np.ndarray]:
+    """Solve every board: maxima, one optimal placement, walls, work; with counts, the counts.
+
+    ``count_words`` bounds the counting program's memory (64-bit words per layer, two layers
+    live); a board over it raises ParamError rather than exhausting the machine."""
+    b = check_batch(batch)
+    k = b["rows"].shape[0]
+    walls = (np.add.reduceat(b["cells"], b["offsets"][:-1], dtype=np.int64) if b["cells"].size
+             else np.zeros(k, np.int64))
+    max_rooks = np.zeros(k, dtype=np.int32)
+    nodes = np.zeros(k, dtype=np.int64)
+    place_offsets = np.zeros(k + 1, dtype=np.int64)
+    place = np.empty(b["cells"].shape[0], dtype=np.int32)
+    used = match_batch(b["rows"], b["cols"], b["offsets"], b["cells"], max_rooks, nodes,
+                       place_offsets, place)
+    result = {
+        "max_rooks": max_rooks,
+        "placement_offsets": place_offsets,
+        "placement": place[:used].copy(),
+        "walls": walls.astype(np.int32),
+        "nodes": nodes,
+    }
+    if counts:
+        _solve_counts(b, walls, result, int(count_words))
+    return result
+
+
+@njit(cache=True, nogil=True)
+def _free(cells, placed, c, t):
+    """Seed rule: open cell t sees no rook to its left or above before a wall (none come later)."""
+    if cells[t] != 0:
+        return False
+    j = t % c
+    for s in range(t - 1, t - j - 1, -1):
+        if cells[s] != 0:
+            break
+        if placed[s]:
+            return False
+    for s in range(t - c, -1, -c):
+        if cells[s] != 0:
+            break
+        if placed[s]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _dfs(cells, c):
+    """Enumerate every legal placement once (cells chosen in increasing order); histogram."""
+    n = cells.shape[0]
+    placed = np.zeros(n, np.bool_)
+    stack = np.empty(n + 1, np.int64)
+    hist = np.zeros(n + 1, np.int64)
+    hist[0] = 1  # the empty placement
+    nodes = 1
+    top = 0
+    t = 0
+    while True:  # invariant: stack[:top] are the rooks, all before t; cells < t are decided
+        while t < n and not _free(cells, placed, c, t):
+            t += 1
+        if t < n:
+            placed[t] = True
+            stack[top] = t
+            top += 1
+            hist[top] += 1
+            nodes += 1
+            t += 1
+        elif top == 0:
+            break
+        else:
+            top -= 1
+            t = stack[top]
+            placed[t] = False
+            t += 1
+    return hist, nodes
+
+
+def max_rooks_dfs(board: np.ndarray | Sequence) -> DfsResult:
+    """Exhaustive backtracking as in the seeds (exponential: small boards only), with counts."""
+    arr = _as_board(board)
+    hist, nodes = _dfs(arr.ravel(), arr.shape[1])
+    best = int(np.flatnonzero(hist)[-1])
+    return DfsResult(best, int(hist[best]), int(hist.sum()), int(nodes))
+
+
+def konig_cover(board: np.ndarray | Sequence) -> tuple[np.ndarray, np.ndarray]:
+    """Optimality witness: first cells of row segments and of column segments forming a cover.
+
+    Every open cell lies in a listed segment and there are exactly max_rooks of them, so no
+    legal placement can hold more rooks (each segment holds at most one)."""
+    arr = _as_board(board)
+    return cover_segments(arr.ravel(), arr.shape[0], arr.shape[1])
+
+
+# ----------------------------------------------------------------------------- the problem
+
+DAY = 86400.0  # seconds: a board whose counting is estimated to take longer is refused
+
+
+def instance_seconds(rows: np.ndarray, cols: np.ndarray, counts: bool) -> np.ndarray:
+    """Rough seconds per board on one core: linear matching, and with ``counts`` a frontier
+    program doubling with each row of the shorter side (capped there: always finite)."""
+    rows = np.asarray(rows, dtype=np.float64)
+    cols = np.asarray(cols, dtype=np.float64)
+    cost = 2e-6 + 5e-8 * rows * cols
+    if counts:
+        side = np.minimum(np.minimum(rows, cols), MAX_SLOTS + 1)
+        cost = cost + 3e-5 * np.exp2(side - 8.0)
+    return cost
+
+
+def _costs(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
+    """Seconds per board; ParamError for the first board too large to count (its id when
+    ``columns`` holds ``board_id``, else its size)."""
+    rows = np.asarray(columns["rows"], dtype=np.int64)
+    cols = np.asarray(columns["cols"], dtype=np.int64)
+    cost = instance_seconds(rows, cols, bool(options.get("counts")))
+    if options.get("counts"):
+        side = np.minimum(rows, cols)
+        refused = np.flatnonzero((side > MAX_SLOTS) | (cost > DAY))
+        if refused.size:
+            i = int(refused[0])
+            r, c = int(rows[i]), int(cols[i])
+            if side[i] > MAX_SLOTS:
+                why = (f"its shorter side, {int(side[i])}, is over the {MAX_SLOTS} column "
+                       "segments the counting program's frontier can hold")
+            else:
+                why = f"counting it is estimated at {cost[i] / DAY:.1f} days"
+            ids = columns.get("board_id")
+            who = f"board {int(ids[i])}: {r} x {c}" if ids is not None else f"a {r} x {c} board"
+            raise ParamError(f"{who} is too large to count placements ({why}); solve it "
+                             "without counts")
+    return cost
+
+
+def _groups(params: Mapping) -> list[Point]:
+    """One point of the ``boards`` table per (rows, cols, density), sorted."""
+    seed, count = params["seed"], params["count"]
+    if "rows" in params:
+        shapes = sorted((r, c) for r in params["rows"] for c in params["n"])
+    else:
+        shapes = [(n, n) for n in params["n"]]
+    return [Point(BOARDS.name, {"seed": seed, "rows": r, "cols": c, "density": d}, count,
+                  count * seconds_per_board(r, c), f"{r}x{c} density {d:g}")
+            for r, c in shapes for d in params["density"]]
+
+
+def _generate(point: Point, lo: int, hi: int) -> pa.Table:
+    """Boards ``lo..hi-1`` of a generated group, as ``boards`` rows."""
+    p = point.params
+    batch = generate(p["cols"], p["density"], hi - lo, p["seed"], start=lo, rows=p["rows"])
+    return batch_to_table(batch, p["density"])
+
+
+def _check_set(boards: pa.Table) -> None:
+    """ParamError naming the first board with a bad size or bad cells."""
+    ids = boards.column("board_id").to_numpy()
+    rows = np.asarray(boards.column("rows").to_numpy(), dtype=np.int64)
+    cols = np.asarray(boards.column("cols").to_numpy(), dtype=np.int64)
+    cells = gridtext.codes(boards.column("cells"), CELL_CHARS, 0)
+    lengths = np.diff(cells.offsets)
+    bad = gridtext.first_bad_grid(rows, cols, lengths, rows * cols, cells.bad_row)
+    if bad is None:
+        return
+    i, reason = bad
+    where, r, c = f"board {ids[i]}", int(rows[i]), int(cols[i])
+    if reason == gridtext.SIZE:
+        raise ParamError(f"{where}: {r} x {c} cells: rows and cols must be >= 1")
+    if reason == gridtext.LARGE:
+        raise ParamError(f"{where}: {r} x {c} has {r * c} cells: at most 2**31 - 1")
+    if reason == gridtext.LENGTH:
+        raise ParamError(f"{where}: {int(lengths[i])} cells for {r} x {c}")
+    raise ParamError(f"{where}: cells may hold only '.' (open) and 'X' (wall), not "
+                     f"{cells.bad_char!r}")
+
+
+def _solve_rows(boards: pa.Table, options: Mapping) -> pa.Table:
+    """The ``maxima`` rows of a slice of a ``boards`` set."""
+    result = solve_batch(table_to_batch(boards), counts=bool(options.get("counts", False)))
+    return result_table(boards, result)
+
+
+def _judge_write(tables, params, note):
+    """The seeds' output: each board's maximum on a line, in set order."""
+    for batch in tables[MAXIMA.name]:
+        if batch.num_rows:
+            yield text_format.render_maxima(batch.column("max_rooks").to_numpy()).encode()
+
+
+def _warm() -> None:
+    """Load (or compile) the generator, matching and counting kernels on small boards."""
+    solve_batch(generate(4, 0.3, 2, seed=0), counts=True)
+
+
+_SIDES = IntegerSet(1, MAX_SIDE)
+
+PROBLEM = InstanceProblem(
+    name="max_rooks",
+    doc="the most rooks no two of which attack each other on walled boards (UVa 639 / POJ "
+        "1315), with exact placement counts",
+    modules=(__name__,),
+    set_key="boards",
+    set_table=BOARDS,
+    id_column="board_id",
+    result=MAXIMA,
+    options=Record({"counts": Field(Flag(), default=False, doc="also count the placements "
+                                    "(all of them, and those of max_rooks rooks)")},
+                   "max_rooks options"),
+    generate_params=Record({
+        "n": Field(_SIDES, required=True, doc="board sides (columns; rows too unless given)"),
+        "rows": Field(_SIDES, doc="board rows: every (rows, n) pair when given"),
+        "density": Field(NumberSet(0.0, 1.0), required=True,
+                         doc="wall densities: each cell is a wall with this probability"),
+        "count": Field(Integer(1, 10**12), required=True,
+                       doc="boards per (rows, n, density) group"),
+        "seed": Field(Integer(0, 2**63 - 1), required=True,
+                      doc="random seed: a board depends on (seed, rows, n, density, index)"),
+    }, "a mapping with n, density, count, seed (and rows)"),
+    groups=_groups,
+    generate=_generate,
+    check_set=_check_set,
+    solve_rows=_solve_rows,
+    costs=_costs,
+    cost_columns=("rows", "cols"),
+    read_text=text_format.read,
+    write_text=text_format.write,
+    judge=Judge(text_format.read, _judge_write),
+    report=report,
+    warm=_warm,
+)

@@ -1,0 +1,441 @@
+"""N-queens (seed AcWing 843): Q(n), the placements of n non-attacking queens on an n x n board,
+and every solution, as a count problem of the contract (:data:`PROBLEM`).
+
+The searches live in :mod:`.kernel` (numba, imported on first use so that importing this
+package stays cheap), the seed's text format in :mod:`.format`, the report in :mod:`.report`.
+
+Tables
+------
+``counts`` (merge ``sum``, key ``n``): Q(n) as an exact count and ``nodes``, the queens the
+symmetric search placed below the point's prefixes.  ``solutions`` (merge ``rows``, only when
+the job says ``solutions: true``): every solution, ``solution[r]`` the column of row r's queen,
+in lexicographic order.
+
+Work units
+----------
+``counts``: the prefixes of the symmetric search (every weight 1, see :mod:`.kernel`) at a
+depth d fixed by n alone (:func:`unit_plan`): the smallest depth with at least
+``max(1024, cost(n) / 0.05 s)`` prefixes, never one with more than 3e8 (a task walks all of
+them to find its own; that walk is its fixed overhead).  Unit u is prefix ``(u * g) mod P``
+(:func:`solvers.prefixes.interleave`), so a contiguous range of units is a pseudo-random sample
+of the prefixes and ranges of equal length cost about the same.  A task lists only its own
+prefixes (:func:`unit_prefixes`): it sorts their numbers and walks the tree to depth d in order,
+storing those and counting the rest (the last row's columns at once), never all P of them: for
+n = 27, P at depth 7 is 289,262,952, and the walk takes ~0.2 s.
+
+``solutions``: the valid placements of the first d rows (plain search, no symmetry) in
+lexicographic order, d = 0 below n = 8, 1 below 12, 2 below 15, else 3
+(:func:`solution_depth`); unit u is the u-th of them, so unit ranges concatenated in order
+list the solutions in lexicographic order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from functools import cache
+from types import ModuleType
+
+import numpy as np
+import pyarrow as pa
+
+from ..contract import (
+    Column,
+    CountProblem,
+    Judge,
+    Point,
+    SolveCommand,
+    Table,
+    count_arrays,
+    count_columns,
+)
+from ..prefixes import CountResult, Prefixes, prefix_numbers
+from ..schema import Field, Flag, Integer, IntegerSet, ParamError, Record
+
+__all__ = [
+    "PROBLEM", "MAX_N", "NODE_LIMIT", "MIN_UNITS", "UNIT_SECONDS", "MAX_UNITS", "COUNTS",
+    "SOLUTIONS",
+    "max_depth", "prefixes", "count", "total", "completions", "solutions", "cost",
+    "unit_plan", "unit_prefixes", "count_units", "solution_depth", "solution_prefixes",
+    "solution_units", "solutions_cost", "solutions_table", "warm_up",
+]
+
+MAX_N = 32
+NODE_LIMIT = 1 << 60  # counts <= 8 * nodes, so below this every uint64 count is exact
+
+# the unit plan of the counts table (see the module docstring)
+MIN_UNITS = 1024  # so a task of a small job still holds dozens of interleaved prefixes
+UNIT_SECONDS = 0.05
+MAX_UNITS = 300_000_000
+_CHUNK = 1 << 18  # units whose prefixes a task holds at once (int64: 2 MiB per row of depth)
+
+
+def _kernel() -> ModuleType:
+    """The numba kernels, imported on first use (numba takes ~0.3 s to import)."""
+    from . import kernel
+
+    return kernel
+
+
+# --------------------------------------------------------------------------------------------
+# checked arguments
+
+
+def _check_n(n: object, key: tuple = ("n",)) -> int:
+    """``n`` as an int if 1 <= n <= MAX_N (numpy integers too), else :class:`ParamError`."""
+    if isinstance(n, np.integer):
+        n = int(n)
+    return Integer(1, MAX_N).check(n, key)
+
+
+def _n_of(params: Mapping) -> int:
+    """The board side of a point's params ``{"n": n}`` (:class:`ParamError` if missing or bad)."""
+    if not isinstance(params, Mapping) or "n" not in params:
+        raise ParamError("missing key 'n' (the board side)")
+    return _check_n(params["n"])
+
+
+def _cols_array(cols: Sequence[int]) -> np.ndarray:
+    """``cols`` as an int64 array (:class:`ParamError` if an entry is not an integer)."""
+    for c in cols:
+        if isinstance(c, bool) or not isinstance(c, int | np.integer):
+            raise ParamError(f"a column must be an integer, not {c!r}")
+    return np.asarray(list(cols), dtype=np.int64).reshape(-1)
+
+
+# --------------------------------------------------------------------------------------------
+# the symmetric search: prefixes, counts, the whole board
+
+
+def max_depth(params: Mapping) -> int:
+    """The deepest split :func:`prefixes` accepts: n (a prefix may be a whole board)."""
+    return _n_of(params)
+
+
+def prefixes(params: Mapping, depth: int) -> Prefixes:
+    """Every path of the first ``depth`` rows of the symmetric search, each of weight 1.
+
+    ``choices`` is int16 [k, depth] (row r's column), ``weight`` int64 [k] of ones; depth 0 gives
+    the one empty prefix (the whole search).  Lists them all: the work units of a point use
+    :func:`unit_prefixes` instead.
+    """
+    n = _n_of(params)
+    if isinstance(depth, bool) or not isinstance(depth, int | np.integer):
+        raise ParamError(f"split depth must be an integer, not {depth!r}")
+    if not 0 <= depth <= n:
+        raise ParamError(f"split depth {depth} is out of range: expected 0 <= depth <= {n}")
+    depth = int(depth)
+    if depth == 0:
+        choices = np.zeros((1, 0), np.int16)
+    elif n == 1:
+        choices = np.zeros((1, 1), np.int16)
+    else:
+        k = _paths(n, depth, 1 << 62)
+        out = np.empty((k, depth), np.int64)
+        _kernel()._select(n, depth, np.arange(k, dtype=np.int64), k, out)
+        choices = out.astype(np.int16)
+    return Prefixes(choices, np.ones(choices.shape[0], np.int64))
+
+
+def count(params: Mapping, prefixes: Prefixes) -> CountResult:
+    """Class-size-weighted solutions (``counts`` uint64 [k, 1]) and nodes (int64 [k]) per prefix.
+
+    A prefix that is not a path of the symmetric search counts 0.  Summed with the prefix
+    weights over all prefixes of one depth, ``counts`` gives Q(n).
+    """
+    n = _n_of(params)
+    choices = np.ascontiguousarray(prefixes.choices, dtype=np.int64)
+    if choices.ndim != 2 or choices.shape[1] > n:
+        raise ParamError(f"prefixes must be a [k, depth <= {n}] array, got shape {choices.shape}")
+    k = choices.shape[0]
+    counts = np.zeros(k, np.int64)
+    nodes = np.zeros(k, np.int64)
+    _kernel()._count_batch(n, choices, counts, nodes)
+    if k and (nodes.min() < 0 or nodes.max() >= NODE_LIMIT):
+        raise OverflowError("a prefix needed 2**60 nodes or more: its count may not fit uint64")
+    return CountResult(counts.astype(np.uint64).reshape(k, 1), nodes)
+
+
+def total(n: int) -> tuple[int, int]:
+    """(Q(n), nodes) from one symmetric search of the whole board."""
+    n = _check_n(n)
+    c, k = _kernel()._whole(n)
+    return int(c), int(k)
+
+
+# measured here: the symmetric search visits 246,135,107 nodes at n = 16 at ~130 M nodes/s,
+# and each larger n costs ~6.8 times the one before
+_SECONDS_AT_16 = 1.9
+_GROWTH = 6.8
+
+
+def cost(n: int | Mapping) -> float:
+    """Estimated seconds on one core to count Q(n) (``n`` or a point's params ``{"n": n}``)."""
+    n = _n_of(n) if isinstance(n, Mapping) else _check_n(n)
+    return _SECONDS_AT_16 * _GROWTH ** (n - 16)
+
+
+# --------------------------------------------------------------------------------------------
+# work units of the counts table
+
+
+def _paths(n: int, depth: int, cap: int) -> int:
+    """Paths of ``depth`` rows of the symmetric search (n >= 2); more than ``cap`` means more
+    than ``cap`` (the count stops there)."""
+    walked, _ = _kernel()._select(n, depth, np.zeros(0, np.int64), cap,
+                                  np.zeros((0, depth), np.int64))
+    return int(walked)
+
+
+@cache
+def _plan(n: int) -> tuple[int, int]:
+    """(depth, units) of board side n (see the module docstring); n = 27 takes ~1 s."""
+    target = max(MIN_UNITS, math.ceil(cost(n) / UNIT_SECONDS))
+    depth, units = 0, 1  # depth 0: the whole search is one unit (n <= 3 have no paths)
+    for d in range(1, n + 1):
+        paths = _paths(n, d, MAX_UNITS)
+        if paths > MAX_UNITS:
+            break
+        if paths > units:  # small boards: the depth with the most paths if none reaches target
+            depth, units = d, paths
+        if paths >= target:
+            break
+    return depth, units
+
+
+def unit_plan(n: int) -> tuple[int, int]:
+    """``(depth, units)``: the split depth of board side n and its number of prefixes, which
+    are the work units of the counts table."""
+    return _plan(_check_n(n))
+
+
+def _unit_range(units: int, lo: int, hi: int) -> None:
+    if not 0 <= lo <= hi <= units:
+        raise ValueError(f"unit range {lo}..{hi} is not within 0..{units}")
+
+
+def unit_prefixes(n: int, lo: int, hi: int) -> np.ndarray:
+    """The prefixes of units ``lo..hi-1`` of board side n: int64 [hi - lo, depth], in the
+    search's order (not unit order), found in one walk that stores only these."""
+    n = _check_n(n)
+    depth, units = _plan(n)
+    wanted = np.sort(prefix_numbers(units, lo, hi))
+    out = np.empty((hi - lo, depth), np.int64)
+    if depth == 0:
+        return out
+    walked, kept = _kernel()._select(n, depth, wanted, units, out)
+    if walked != units or kept != hi - lo:
+        raise AssertionError(f"n = {n}: walked {walked} of {units} prefixes, kept {kept}")
+    return out
+
+
+def count_units(n: int, lo: int, hi: int) -> tuple[int, int]:
+    """(weighted solutions, nodes) below the prefixes of units ``lo..hi-1``, exact ints;
+    summed over any partition of ``0..units`` they give (Q(n), the nodes below the split)."""
+    n = _check_n(n)
+    _, units = _plan(n)
+    _unit_range(units, lo, hi)
+    found = nodes = 0
+    for start in range(lo, hi, _CHUNK):
+        choices = unit_prefixes(n, start, min(hi, start + _CHUNK))
+        result = count({"n": n}, Prefixes(choices, np.ones(len(choices), np.int64)))
+        found += int(result.counts[:, 0].astype(object).sum())
+        nodes += int(result.nodes.sum())
+    return found, nodes
+
+
+# --------------------------------------------------------------------------------------------
+# the plain search: completions and solutions, and the work units of the solutions table
+
+
+def _plain_run(n: int, cols: np.ndarray, out: np.ndarray) -> int:
+    return int(_kernel()._plain_run(n, cols, out))
+
+
+def completions(n: int, cols: Sequence[int]) -> int:
+    """Solutions whose first len(cols) rows hold queens in exactly those columns (no symmetry).
+
+    0 if ``cols`` is not a valid partial placement (column out of range, attack, too long).
+    """
+    n = _check_n(n)
+    arr = _cols_array(cols)
+    if arr.shape[0] > n:
+        return 0
+    return max(_plain_run(n, arr, np.zeros((0, n), np.int8)), 0)
+
+
+def solutions(n: int, prefix: Sequence[int] = ()) -> np.ndarray:
+    """Every solution starting with ``prefix``, int8 [k, n] (row r's column), lexicographic.
+
+    Counts first, then fills an array of exactly that size.  An invalid prefix gives [0, n].
+    """
+    n = _check_n(n)
+    arr = _cols_array(prefix)
+    if arr.shape[0] > n:
+        return np.zeros((0, n), np.int8)
+    k = _plain_run(n, arr, np.zeros((0, n), np.int8))
+    out = np.empty((max(k, 0), n), np.int8)
+    if k > 0:
+        _plain_run(n, arr, out)
+    return out
+
+
+def solution_depth(n: int) -> int:
+    """Rows fixed by one work unit of the solutions table: 0, 1, 2 or 3 as n grows."""
+    n = _check_n(n)
+    return 0 if n < 8 else 1 if n < 12 else 2 if n < 15 else 3
+
+
+@cache
+def solution_prefixes(n: int) -> np.ndarray:
+    """The solutions table's work units: every valid placement of the first
+    :func:`solution_depth` rows, lexicographic, int64 [units, depth] (read-only)."""
+    depth = solution_depth(n)
+    rows: list[tuple[int, ...]] = [()]
+    for r in range(depth):
+        rows = [p + (c,) for p in rows for c in range(n)
+                if all(c != q and abs(c - q) != r - i for i, q in enumerate(p))]
+    out = np.array(rows, np.int64).reshape(len(rows), depth)
+    out.flags.writeable = False
+    return out
+
+
+def solution_units(n: int, lo: int, hi: int) -> np.ndarray:
+    """The solutions below units ``lo..hi-1``, concatenated: int8 [k, n], lexicographic."""
+    n = _check_n(n)
+    units = solution_prefixes(n)
+    _unit_range(len(units), lo, hi)
+    parts = [solutions(n, tuple(p)) for p in units[lo:hi].tolist()]
+    return np.concatenate(parts) if parts else np.zeros((0, n), np.int8)
+
+
+# enumerating is a plain search (about 2.3 times the symmetric one's nodes at n = 16, run twice:
+# count, then fill) plus n bytes per solution into Arrow; measured here (n = 13, 14): ~7 times
+# the symmetric count's time
+_SOLUTIONS_FACTOR = 7.0
+
+
+def solutions_cost(n: int) -> float:
+    """Estimated seconds on one core to enumerate every solution of board side n."""
+    return _SOLUTIONS_FACTOR * cost(n)
+
+
+# --------------------------------------------------------------------------------------------
+# the contract
+
+
+COUNTS = Table(
+    "counts", "Q(n): placements of n non-attacking queens on an n x n board",
+    (Column("n", pa.int32(), "board side", "cells", "key"),
+     *count_columns("count", "Q(n), placements of n non-attacking queens", "placements"),
+     Column("nodes", pa.int64(), "queens placed by the symmetric search below the split "
+            "depth's prefixes", "nodes", "sum")),
+    merge="sum", keys=("n",))
+
+SOLUTIONS = Table(
+    "solutions", "every solution of each n, in lexicographic order",
+    (Column("n", pa.int32(), "board side", "cells"),
+     Column("solution", pa.list_(pa.int8()), "the column of each row's queen, row 0 first",
+            "columns")))
+
+PARAMS = Record({
+    "n": Field(IntegerSet(1, MAX_N), required=True, doc="board sides: 8, \"4..16\" or [8, 10]"),
+    "solutions": Field(Flag(), default=False,
+                       doc="also write every solution (the solutions table)"),
+}, "an nqueens job")
+
+
+def _outputs(params: Mapping) -> tuple[str, ...]:
+    return ("counts", "solutions") if params.get("solutions") else ("counts",)
+
+
+def _points(params: Mapping, table: str) -> list[Point]:
+    out = []
+    for n in sorted(params["n"]):
+        if table == "counts":
+            units, seconds = unit_plan(n)[1], cost(n)
+        elif table == "solutions":
+            units, seconds = len(solution_prefixes(n)), solutions_cost(n)
+        else:
+            raise KeyError(f"nqueens has no table {table!r}")
+        out.append(Point(table, {"n": n}, units, seconds, f"n={n}"))
+    return out
+
+
+def _compute(point: Point, lo: int, hi: int) -> pa.Table:
+    n = point.params["n"]
+    if point.table == "solutions":
+        return solutions_table(n, solution_units(n, lo, hi))
+    found, nodes = count_units(n, lo, hi)
+    count_col, text_col = count_arrays([found])
+    return pa.table({"n": pa.array([n], pa.int32()), "count": count_col, "count_text": text_col,
+                     "nodes": pa.array([nodes], pa.int64())}, schema=COUNTS.compute_schema())
+
+
+_BATCH_ROWS = 1 << 22  # solutions per record batch: int32 list offsets stay below 2**31
+
+
+def solutions_table(n: int, rows: np.ndarray) -> pa.Table:
+    """Solutions (int8 [k, n]) as rows of the solutions table."""
+    schema = SOLUTIONS.compute_schema()
+    batches = []
+    for start in range(0, rows.shape[0], _BATCH_ROWS):
+        part = rows[start:start + _BATCH_ROWS]
+        k = part.shape[0]
+        offsets = pa.array(np.arange(0, (k + 1) * n, n, dtype=np.int32))
+        column = pa.ListArray.from_arrays(offsets, pa.array(part.reshape(-1), pa.int8()))
+        batches.append(pa.record_batch([pa.array(np.full(k, n, np.int32)), column],
+                                       schema=schema))
+    return pa.Table.from_batches(batches, schema)
+
+
+def _read(text: str) -> dict:
+    from .format import parse
+
+    return {"n": (parse(text),), "solutions": True}
+
+
+def _write(tables: Mapping[str, Iterator[pa.RecordBatch]], params: Mapping,
+           note) -> Iterator[bytes]:
+    from .format import render
+
+    n = params["n"][0]
+    for batch in tables["solutions"]:
+        if batch.num_rows:
+            flat = batch.column("solution").flatten().to_numpy(zero_copy_only=False)
+            yield render(n, flat.reshape(batch.num_rows, n))
+
+
+def _report(job: str, tables):
+    from .report import report
+
+    return report(job, tables)
+
+
+def warm_up() -> None:
+    """Load every kernel from numba's cache (or compile it) by running small cases."""
+    total(8)
+    count_units(8, 0, unit_plan(8)[1])
+    count({"n": 8}, prefixes({"n": 8}, 2))
+    solution_units(8, 0, 2)
+    completions(6, [1])
+
+
+PROBLEM = CountProblem(
+    name="nqueens",
+    doc="Q(n): placements of n non-attacking queens on an n x n board, and every solution",
+    params=PARAMS,
+    tables=(COUNTS, SOLUTIONS),
+    modules=(__name__,),
+    solve=SolveCommand(
+        arguments=(("n", Integer(1, MAX_N), "board side"),),
+        job=lambda args: {"n": (args["n"],)},
+        answer=lambda table, args: table.column("count_text")[0].as_py(),
+        extra=(("solutions", "solutions"),)),
+    outputs_of=_outputs,
+    points_of=_points,
+    compute_units=_compute,
+    judge=Judge(_read, _write),
+    report=_report,
+    warm=warm_up,
+)

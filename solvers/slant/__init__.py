@@ -1,0 +1,302 @@
+"""Slant (Gokigen Naname, UVa 11694): a ``/`` or ``\\`` in every cell, clues hold, no loop.
+
+Notation (as in Simon Tatham's ``slant.c``; the engine is :mod:`solvers.slant.kernel`):
+
+- *Cells*: a puzzle has ``rows x cols`` cells; cell ``(r, c)`` is number ``r * cols + c``.
+- *Points*: the ``(rows + 1) x (cols + 1)`` cell corners; point ``(y, x)`` is number
+  ``y * (cols + 1) + x``.  Cell ``(r, c)`` has corners ``(r, c)``, ``(r, c + 1)``,
+  ``(r + 1, c)``, ``(r + 1, c + 1)``.
+- *Clue*: ``clue[p]`` in 0..4 is how many slashes touch point ``p``; -1 is no clue.
+- *Slash*: ``0`` is ``/`` (joins the cell's top-right and bottom-left corners), ``1`` is ``\\``
+  (joins top-left and bottom-right).  A solution gives every cell a slash so that every clue
+  holds and the slashes, as edges between points, contain no cycle.
+
+Puzzle batch (columns, one entry per puzzle, variable-size data flat with offsets as in
+Arrow's list layout): ``puzzle_id`` int64[k], ``rows`` int32[k] and ``cols`` int32[k] (cells),
+``offsets`` int64[k+1], ``clues`` int8[sum (rows+1)*(cols+1)], puzzle j's clues being
+``clues[offsets[j]:offsets[j+1]]`` row-major over its points.
+
+Results (:func:`solve_batch`): ``status`` uint8[k] (``STATUS_NAMES[status]``: 0 ``none``,
+1 ``unique``, 2 ``multiple``), ``solution_offsets`` int64[k+1] and ``solution`` uint8 flat
+(puzzle j's slashes, row-major over its cells; empty when the status is ``none``, the first
+solution found when it is ``multiple``), ``nodes`` int64[k] (search nodes: 1 for the root
+plus one per check or branch tried; 1 means the puzzle fell to deduction and probing
+alone).  The search stops at the second solution.  :func:`to_text` spells a solution out.
+
+The problem (:data:`PROBLEM`, an :class:`solvers.contract.InstanceProblem`): a job's puzzles
+come from a seed-format file (:mod:`.format`), a Parquet ``puzzles`` set or ``{generate: {n,
+rows, count, seed}}`` (:mod:`.generate`: unique puzzles, one group of ``count`` per size);
+each puzzle gets a row of ``slant`` (:mod:`.tables`) with its verdict, a solution, its nodes
+and the wall time it took.  ``report`` is in :mod:`.report`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pyarrow as pa
+
+from .. import gridtext
+from ..contract import InstanceProblem, Judge, Point
+from ..schema import Field, Integer, IntegerSet, ParamError, Record
+from . import format as text_format
+from .generate import generate
+from .kernel import CHECK, make_workspace, reset, search
+from .report import report
+from .tables import (
+    CLUE_CHARS,
+    PUZZLES,
+    SLANT,
+    STATUS_NAMES,
+    batch_to_table,
+    result_table,
+    table_to_batch,
+)
+
+__all__ = [
+    "PROBLEM", "STATUS_NAMES", "NONE", "UNIQUE", "MULTIPLE", "solve_batch", "solve_each",
+    "pack", "to_text", "generate", "batch_to_table", "table_to_batch", "PUZZLES", "SLANT",
+    "MAX_SIDE",
+]
+
+NONE, UNIQUE, MULTIPLE = 0, 1, 2
+_TWO = np.int64(2)  # the search stops at the second solution
+MAX_SIDE = 46339  # (46339 + 1)**2 < 2**31: a generated puzzle's clue string fits an Arrow string
+
+
+def pack(
+    grids: Sequence[np.ndarray], puzzle_ids: Sequence[int] | None = None
+) -> dict[str, np.ndarray]:
+    """Build a puzzle batch from 2-D clue grids of shape (rows+1, cols+1), -1 for no clue."""
+    arrays = [np.asarray(g, dtype=np.int8) for g in grids]
+    for g in arrays:
+        if g.ndim != 2 or g.shape[0] < 2 or g.shape[1] < 2:
+            raise ValueError(f"a clue grid must be 2-D with at least 2x2 points, not {g.shape}")
+    sizes = np.array([g.size for g in arrays], dtype=np.int64)
+    offsets = np.zeros(len(arrays) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=offsets[1:])
+    ids = np.arange(len(arrays)) if puzzle_ids is None else puzzle_ids
+    return {
+        "puzzle_id": np.asarray(ids, dtype=np.int64),
+        "rows": np.array([g.shape[0] - 1 for g in arrays], dtype=np.int32),
+        "cols": np.array([g.shape[1] - 1 for g in arrays], dtype=np.int32),
+        "offsets": offsets,
+        "clues": np.concatenate([g.ravel() for g in arrays]) if arrays else np.zeros(0, np.int8),
+    }
+
+
+def to_text(solution: np.ndarray) -> str:
+    """A solution's slashes as text, row-major: ``/`` for 0 and ``\\`` for 1."""
+    return "".join("\\" if v else "/" for v in np.asarray(solution).tolist())
+
+
+def _checked(batch: Mapping[str, np.ndarray]) -> tuple[np.ndarray, ...]:
+    """The batch's rows, cols, offsets and clues, validated and in the kernel's dtypes."""
+    for key in ("rows", "cols", "offsets", "clues"):
+        if key not in batch:
+            raise ValueError(f"puzzle batch lacks column '{key}'")
+    rows = np.ascontiguousarray(batch["rows"], dtype=np.int64)
+    cols = np.ascontiguousarray(batch["cols"], dtype=np.int64)
+    offsets = np.ascontiguousarray(batch["offsets"], dtype=np.int64)
+    clues = np.ascontiguousarray(batch["clues"], dtype=np.int8)
+    k = rows.shape[0]
+    if cols.shape[0] != k or offsets.shape[0] != k + 1:
+        raise ValueError(f"rows, cols and offsets must have k, k and k+1 entries (k = {k})")
+    if k and (rows.min() < 1 or cols.min() < 1):
+        raise ValueError("every puzzle needs at least one row and one column of cells")
+    if offsets[0] != 0 or offsets[-1] != clues.shape[0] or np.any(
+        np.diff(offsets) != (rows + 1) * (cols + 1)
+    ):
+        raise ValueError("offsets must step by (rows+1)*(cols+1) from 0 to len(clues)")
+    if clues.size and (clues.min() < -1 or clues.max() > 4):
+        raise ValueError("clues must lie in -1..4 (-1 = no clue)")
+    return rows, cols, offsets, clues
+
+
+def solve_batch(
+    batch: Mapping[str, np.ndarray], *, check: int = CHECK, **options
+) -> dict[str, np.ndarray]:
+    """Solve every puzzle of ``batch``: status (none/unique/multiple), a solution, nodes.
+
+    ``check`` tunes the search (the first node budget of a check, see
+    :func:`solvers.slant.kernel.search`); the answers never depend on it, only the nodes and
+    the time.
+    """
+    if options:
+        raise ParamError(f"unknown option '{next(iter(options))}': slant takes only check")
+    if check < 1:
+        raise ParamError(f"check must be >= 1, not {check}")
+    rows, cols, offsets, clues = _checked(batch)
+    k = rows.shape[0]
+    most = int(((rows + 1) * (cols + 1)).max()) if k else 1
+    ws, st = make_workspace(most)  # one workspace for the whole batch
+    sol = np.empty(most, dtype=np.int64)
+    first = np.full(most, -1, dtype=np.int64)  # no preferred values: the search guesses
+    status = np.zeros(k, dtype=np.uint8)
+    nodes = np.zeros(k, dtype=np.int64)
+    sizes = np.zeros(k + 1, dtype=np.int64)
+    solutions = []
+    for j in range(k):
+        R, C = int(rows[j]), int(cols[j])
+        reset(ws, st, R, C, clues[offsets[j]:offsets[j + 1]])
+        found, nodes[j] = search(ws, st, R, C, _TWO, sol, first, True, int(check), 0)
+        status[j] = found
+        if found:
+            sizes[j + 1] = R * C
+            solutions.append(sol[:R * C].astype(np.uint8))
+    return {
+        "status": status,
+        "solution_offsets": np.cumsum(sizes),
+        "solution": np.concatenate(solutions) if solutions else np.zeros(0, dtype=np.uint8),
+        "nodes": nodes,
+    }
+
+
+def solve_each(batch: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """:func:`solve_batch` one puzzle at a time after a warm-up, adding ``seconds``: each
+    puzzle's wall time (the kernels already loaded, so the first is not the loading)."""
+    _warm()
+    k = len(batch["rows"])
+    offsets = np.asarray(batch["offsets"], dtype=np.int64)
+    status = np.zeros(k, dtype=np.uint8)
+    nodes = np.zeros(k, dtype=np.int64)
+    seconds = np.zeros(k, dtype=np.float64)
+    sizes = np.zeros(k + 1, dtype=np.int64)
+    solutions = []
+    for j in range(k):
+        a, b = int(offsets[j]), int(offsets[j + 1])
+        one = {"rows": batch["rows"][j:j + 1], "cols": batch["cols"][j:j + 1],
+               "offsets": np.array([0, b - a], dtype=np.int64), "clues": batch["clues"][a:b]}
+        start = time.perf_counter()
+        out = solve_batch(one)
+        seconds[j] = time.perf_counter() - start
+        status[j], nodes[j] = out["status"][0], out["nodes"][0]
+        sizes[j + 1] = out["solution"].shape[0]
+        solutions.append(out["solution"])
+    return {
+        "status": status,
+        "solution_offsets": np.cumsum(sizes),
+        "solution": np.concatenate(solutions) if solutions else np.zeros(0, dtype=np.uint8),
+        "nodes": nodes,
+        "seconds": seconds,
+    }
+
+
+# ----------------------------------------------------------------------------- the problem
+
+
+def instance_seconds(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Rough seconds to solve one puzzle: deduction is about linear in the cells."""
+    return 1e-4 + 4e-6 * np.asarray(rows, dtype=np.float64) * np.asarray(cols, np.float64)
+
+
+def generate_seconds(rows: int, cols: int) -> float:
+    """Rough seconds to generate one puzzle (fit to benchmarks/data/slant.json: 0.4 ms at
+    5 x 5, 30 ms at 20 x 20, 6 s at 100 x 100)."""
+    return 1e-4 + 2e-6 * float(rows * cols) ** 1.6
+
+
+def _costs(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
+    return instance_seconds(columns["rows"], columns["cols"])
+
+
+def _groups(params: Mapping) -> list[Point]:
+    """One point of the ``puzzles`` table per (rows, cols), sorted."""
+    seed, count = params["seed"], params["count"]
+    if "rows" in params:
+        shapes = sorted((r, c) for r in params["rows"] for c in params["n"])
+    else:
+        shapes = [(n, n) for n in params["n"]]
+    return [Point(PUZZLES.name, {"seed": seed, "rows": r, "cols": c}, count,
+                  count * generate_seconds(r, c), f"{r}x{c}") for r, c in shapes]
+
+
+def _generate(point: Point, lo: int, hi: int) -> pa.Table:
+    """Puzzles ``lo..hi-1`` of a generated group, as ``puzzles`` rows."""
+    p = point.params
+    return batch_to_table(generate(p["cols"], hi - lo, p["seed"], start=lo, rows=p["rows"]))
+
+
+def _check_set(puzzles: pa.Table) -> None:
+    """ParamError naming the first puzzle with a bad size or bad clues."""
+    ids = puzzles.column("puzzle_id").to_numpy()
+    rows = np.asarray(puzzles.column("rows").to_numpy(), dtype=np.int64)
+    cols = np.asarray(puzzles.column("cols").to_numpy(), dtype=np.int64)
+    clues = gridtext.codes(puzzles.column("clues"), CLUE_CHARS, -1, np.int8)
+    lengths = np.diff(clues.offsets)
+    expected = (rows + 1) * (cols + 1)
+    bad = gridtext.first_bad_grid(rows, cols, lengths, expected, clues.bad_row)
+    if bad is None:
+        return
+    i, reason = bad
+    where, r, c = f"puzzle {ids[i]}", int(rows[i]), int(cols[i])
+    if reason == gridtext.SIZE:
+        raise ParamError(f"{where}: {r} x {c} cells: a puzzle needs at least one row and one "
+                         "column")
+    if reason == gridtext.LARGE:
+        raise ParamError(f"{where}: {r} x {c} has {r * c} cells: at most 2**31 - 1")
+    if reason == gridtext.LENGTH:
+        raise ParamError(f"{where}: {int(lengths[i])} clue points for {r} x {c} cells "
+                         f"(expected {int(expected[i])})")
+    raise ParamError(f"{where}: clues may hold only '.' and the digits 0-4, not "
+                     f"{clues.bad_char!r}")
+
+
+def _solve_rows(puzzles: pa.Table, options: Mapping) -> pa.Table:
+    """The ``slant`` rows of a slice of a ``puzzles`` set, each puzzle timed alone."""
+    return result_table(puzzles, solve_each(table_to_batch(puzzles)))
+
+
+def _judge_write(tables, params, note):
+    """The seed's output: each solved case's rows of slashes; an unsolvable case is noted."""
+    case = 0
+    for batch in tables[SLANT.name]:
+        for rows, cols, status, solution in zip(
+                batch.column("rows").to_pylist(), batch.column("cols").to_pylist(),
+                batch.column("status").to_pylist(), batch.column("solution").to_pylist(),
+                strict=True):
+            case += 1
+            if status == STATUS_NAMES[NONE]:
+                note(f"case {case} has no solution")
+                continue
+            yield text_format.render(rows, cols, solution).encode()
+
+
+def _warm() -> None:
+    """Load (or compile) the solver by solving a tiny puzzle."""
+    solve_batch(pack([np.array([[1, -1], [-1, 1]], dtype=np.int8)]))
+
+
+_SIDES = IntegerSet(1, MAX_SIDE)
+
+PROBLEM = InstanceProblem(
+    name="slant",
+    doc="Slant (Gokigen Naname, UVa 11694): a slash in every cell, clues hold, no loop; "
+        "each puzzle's verdict (unique, multiple, none) and a solution",
+    modules=(__name__,),
+    set_key="puzzles",
+    set_table=PUZZLES,
+    id_column="puzzle_id",
+    result=SLANT,
+    options=Record({}, "slant options"),
+    generate_params=Record({
+        "n": Field(_SIDES, required=True, doc="puzzle sides (columns; rows too unless given)"),
+        "rows": Field(_SIDES, doc="puzzle rows: every (rows, n) pair when given"),
+        "count": Field(Integer(1, 10**12), required=True, doc="puzzles per (rows, n) size"),
+        "seed": Field(Integer(0, 2**63 - 1), required=True,
+                      doc="random seed: a puzzle depends on (seed, rows, n, index)"),
+    }, "a mapping with n, count, seed (and rows)"),
+    groups=_groups,
+    generate=_generate,
+    check_set=_check_set,
+    solve_rows=_solve_rows,
+    costs=_costs,
+    cost_columns=("rows", "cols"),
+    read_text=text_format.read,
+    write_text=text_format.write,
+    judge=Judge(text_format.read, _judge_write),
+    report=report,
+    warm=_warm,
+)

@@ -1,0 +1,145 @@
+"""Slant puzzles in the seed's text format (UVa 11694), in and out.
+
+Input: a line with ``T``, the number of cases; then per case a size line and the clue rows.
+The seed's size line is ``n`` (an n x n grid of cells) followed by n+1 rows of n+1
+characters, one per grid point: a digit ``0``-``4`` (the clue) or ``.`` (no clue).  As an
+extension a size line ``rows cols`` (two integers) gives a rows x cols grid, followed by
+rows+1 rows of cols+1 characters.  Blank lines and spaces around a line are ignored.
+
+Output (:func:`render`): per case the rows of ``/`` and ``\\``, one line per row of cells,
+nothing between cases, exactly as the seed prints them.
+
+The clue rows of a case, joined, are its ``clues`` string in the ``puzzles`` table
+(:mod:`solvers.slant.tables`), so reading and writing never look at a point alone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from ..contract import FormatError
+from .tables import PUZZLES
+
+__all__ = ["read", "write", "render"]
+
+_CLUES = set(".01234")
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    """The non-blank lines of ``text``, stripped, with their 1-based line numbers."""
+    return [(k, s.strip()) for k, s in enumerate(text.splitlines(), 1) if s.strip()]
+
+
+def _count(line: tuple[int, str]) -> int:
+    """Parse the case count T."""
+    number, s = line
+    try:
+        t = int(s)
+    except ValueError:
+        t = -1
+    if t < 0:
+        raise FormatError(f"expected the number of cases T (an integer >= 0), found '{s}'",
+                          number)
+    return t
+
+
+def _size(line: tuple[int, str], case: int) -> tuple[int, int]:
+    """Parse a size line ``n`` or ``rows cols``."""
+    number, s = line
+    parts = s.split()
+    try:
+        values = [int(v) for v in parts]
+    except ValueError:
+        values = []
+    if len(values) not in (1, 2) or min(values) < 1:
+        hint = ""
+        if case > 1 and all(ch in _CLUES for ch in s):
+            hint = f" (a clue row: has case {case - 1} too many rows?)"
+        raise FormatError(f"case {case}: expected the grid size 'n' or 'rows cols' (integers "
+                          f">= 1), found '{s}'{hint}", number)
+    rows, cols = (values[0], values[0]) if len(values) == 1 else (values[0], values[1])
+    if rows * cols >= 2**31:
+        raise FormatError(f"case {case}: {rows} x {cols} cells is too large (at most "
+                          "2**31 - 1)", number)
+    return rows, cols
+
+
+def _looks_like_size(s: str) -> bool:
+    """Whether ``s`` reads as a size line (one or two integers)."""
+    parts = s.split()
+    return len(parts) in (1, 2) and all(p.isdigit() for p in parts)
+
+
+def _clue_row(line: tuple[int, str], width: int, case: int) -> str:
+    """Check one row of ``width`` clue characters."""
+    number, s = line
+    if len(s) != width:
+        raise FormatError(f"case {case}: expected a row of {width} characters (one per grid "
+                          f"point: 0-4 or '.'), found {len(s)} in '{s}'", number)
+    if sum(s.count(ch) for ch in _CLUES) != width:
+        col, ch = next((j, ch) for j, ch in enumerate(s, 1) if ch not in _CLUES)
+        what = f"clue {ch} is above 4" if ch.isdigit() else f"unexpected character {ch!r}"
+        raise FormatError(f"case {case}: {what} at column {col}: expected a digit 0-4 or '.'",
+                          number)
+    return s
+
+
+def read(text: str) -> pa.Table:
+    """Seed-format text as a ``puzzles`` table (ids 0, 1, ... in file order);
+    :class:`FormatError` names the line at fault."""
+    lines = _lines(text)
+    if not lines:
+        raise FormatError("empty input: expected the number of cases T", None)
+    total = _count(lines[0])
+    at = 1
+    sizes: list[tuple[int, int]] = []
+    clues: list[str] = []
+    for case in range(1, total + 1):
+        if at >= len(lines):
+            raise FormatError(f"expected {total} cases (T = {total}), found {case - 1}",
+                              lines[-1][0])
+        rows, cols = _size(lines[at], case)
+        at += 1
+        grid = []
+        for k in range(rows + 1):
+            if at >= len(lines):
+                raise FormatError(f"case {case}: expected {rows + 1} rows of clues, found {k}",
+                                  lines[-1][0])
+            if _looks_like_size(lines[at][1]) and len(lines[at][1]) != cols + 1:
+                raise FormatError(f"case {case}: expected {rows + 1} rows of clues, found {k} "
+                                  f"before '{lines[at][1]}' (the next case's size?)",
+                                  lines[at][0])
+            grid.append(_clue_row(lines[at], cols + 1, case))
+            at += 1
+        sizes.append((rows, cols))
+        clues.append("".join(grid))
+    if at < len(lines):
+        raise FormatError(f"T = {total} but more input follows: expected {total} cases",
+                          lines[at][0])
+    k = len(sizes)
+    shape = np.array(sizes, dtype=np.int32).reshape(k, 2)
+    return pa.table({
+        "puzzle_id": pa.array(np.arange(k, dtype=np.int64)),
+        "rows": pa.array(shape[:, 0]),
+        "cols": pa.array(shape[:, 1]),
+        "clues": pa.array(clues, pa.string()),
+    }, schema=PUZZLES.compute_schema())
+
+
+def write(puzzles: pa.Table) -> str:
+    """A ``puzzles`` table in the seed input format (``n`` for square grids, else
+    ``rows cols``), ids dropped: reading it back numbers the puzzles 0, 1, ..."""
+    out = [f"{puzzles.num_rows}\n"]
+    for r, c, clues in zip(puzzles.column("rows").to_pylist(),
+                           puzzles.column("cols").to_pylist(),
+                           puzzles.column("clues").to_pylist(), strict=True):
+        out.append(f"{r}\n" if r == c else f"{r} {c}\n")
+        out.extend(clues[i * (c + 1):(i + 1) * (c + 1)] + "\n" for i in range(r + 1))
+    return "".join(out)
+
+
+def render(rows: int, cols: int, solution: str) -> str:
+    """The seed's output for one solved case: ``rows`` lines of ``cols`` slashes
+    (``solution``: the row-major slash string of the ``slant`` table)."""
+    return "".join(solution[i * cols:(i + 1) * cols] + "\n" for i in range(rows))

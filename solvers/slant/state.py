@@ -1,0 +1,402 @@
+"""Slant (Gokigen Naname) engine, part 1: the state, its undo trail and the deduction rules.
+
+Notation (shared with :mod:`solvers.slant`, which documents the puzzle batch):
+
+- A puzzle has ``R`` rows and ``C`` columns of *cells*; cell ``(r, c)``, ``0 <= r < R``,
+  ``0 <= c < C``, has index ``i = r * C + c``.
+- The ``(R + 1) x (C + 1)`` grid *points* are the cells' corners; point ``(y, x)``,
+  ``0 <= y <= R``, ``0 <= x <= C``, has index ``p = y * W + x`` with ``W = C + 1``.  Cell ``i``
+  has corners ``TL = r * W + c``, ``TR = TL + 1``, ``BL = TL + W``, ``BR = TL + W + 1``.
+- A slash is ``0`` for ``/`` (joins TR and BL) and ``1`` for ``\\`` (joins TL and BR); ``-1`` is
+  an undecided cell.  Around point ``p`` the cells NW and SE touch ``p`` with ``\\`` (value 1),
+  the cells NE and SW touch it with ``/`` (value 0).
+- ``clue[p]`` is the number of slashes that must touch ``p`` (0..4), or ``-1`` for no clue.
+
+State (one int64 workspace ``ws`` whose rows are named by the ``_ROW`` constants below, plus an
+int64 vector ``st`` of queue and trail lengths): the cells; for every point the number of
+decided cells touching it (``TOUCH``) and of undecided cells around it (``FREE``); the
+components of points joined by decided slashes, kept as a label per point (``COMP``), a
+circular list of members (``NEXT``) and a size per label (``SIZE``).  A merge relabels the
+smaller component; undoing it swaps the two list links back and relabels again, so the
+structure is exact under backtracking with no path compression to undo.  Tables filled by
+:func:`reset` spare the hot loops every division: the cells around each point
+(``_AROUND``) and each cell's top-left corner (``_TL``).  The rows the search uses
+(:mod:`solvers.slant.kernel`) live in the same workspace.
+
+Deduction rules, all run inside one ``while progress`` loop (:func:`propagate`):
+
+1. *Loop*: a slash whose two ends already lie in one component would close a loop, so its cell
+   takes the other slash.  Checked at each merge over the smaller component's points only.
+   (The dual rule "every component must reach the border" needs no code of its own: a
+   component walled in but for one exit cell is walled in by a path of the other point class
+   joining the ends of that cell's other diagonal, which rule 1 already forbids.)
+2. *Clue saturation*: a clue that has its count of touching slashes makes every undecided cell
+   around it non-touching; one that needs every undecided cell makes them all touching; a
+   clue over its count or out of reach is a contradiction.
+3. *Pairs of side-by-side clues*: points ``p`` and ``q`` one step apart share two cells, and
+   each shared cell touches exactly one of them.  Bounding the shared cells' touches of ``p``
+   from both clues forces the private cells: the 1-1 and 3-3 patterns, a 1 or 3 beside an
+   edge 1, and the partial versions of these once some cells are decided.
+
+A contradiction found at a point adds one to that point's failure *weight*, which steers the
+search (dom/wdeg).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["make_workspace", "reset", "preconnect", "assign", "undo_to", "propagate"]
+
+# workspace rows (int64 each)
+_CELL = 0  # cell value: -1 undecided, 0 '/', 1 '\'
+_CLUE = 1  # clue per point, -1 none
+_TOUCH = 2  # decided cells touching the point
+_FREE = 3  # undecided cells around the point
+_COMP = 4  # component label of the point
+_NEXT = 5  # next member in the point's component (circular)
+_SIZE = 6  # component size, valid at labels
+_INQ = 7  # 1 while the point is on the point queue
+_QUEUE = 8  # point queue (a stack)
+_FORCED = 9  # pending forced value + 1 of a cell, 0 if none
+_PEND = 10  # pending forced cells (a stack)
+_TR_CELL = 11  # trail: assigned cell
+_TR_A = 12  # trail: label merged away
+_TR_B = 13  # trail: label merged into
+_DEC_MARK = 14  # decision stack: trail length before the decision
+_DEC_CELL = 15  # decision stack: branching cell
+_DEC_STATE = 16  # decision stack: 0 first value on trial, 1 second
+_INPQ = 17  # 1 while the cell is on the probe queue
+_PQ = 18  # probe queue (a stack)
+_WEIGHT = 19  # failure weight of a point (dom/wdeg)
+_OK = 20  # bit v set: cell = v is known to propagate without contradiction
+_DEC_VAL = 21  # decision stack: the value tried first
+_GROUP = 22  # group of an undecided cell at the root (_label_groups)
+_SKIP = 23  # round in which a verify check of the cell was put off
+_AROUND = 24  # rows 24..27: cell d around point p (0 NW, 1 NE, 2 SW, 3 SE), -1 off the grid
+_TL = 28  # top-left corner point of each cell
+_PHASE = 29  # value a decision on the cell tries first (the cell's last value, while searching)
+_CAND = 30  # undecided cells at the root when the groups were last labelled
+_IMP = 31  # rows 31, 32: cells a clean trial of value 0 / 1 of the cell decided
+_ROWS = 33
+
+# scalar slots of st (int64)
+_NQ = 0  # point queue length
+_NP = 1  # pending forced cells
+_NTR = 2  # trail length
+_NPQ = 3  # probe queue length
+_NCAND = 4  # length of _CAND
+_WIT = 5  # a cell both of whose values failed in the last failed step, or -1
+_ST = 6
+
+
+def make_workspace(points: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return a scratch workspace ``(ws, st)`` for any puzzle of at most ``points`` points."""
+    size = points + 1
+    return np.zeros((_ROWS, size), dtype=np.int64), np.zeros(_ST, dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def reset(ws, st, R, C, clues):
+    """Load ``clues`` (one per point) into the workspace: every cell undecided, no slashes."""
+    W = C + 1
+    cell, inpq, tl = ws[_CELL], ws[_INPQ], ws[_TL]
+    for i in range(R * C):
+        cell[i] = -1
+        inpq[i] = 0
+        tl[i] = i + i // C
+    clue, touch, free = ws[_CLUE], ws[_TOUCH], ws[_FREE]
+    comp, nxt, size, inq, forced = ws[_COMP], ws[_NEXT], ws[_SIZE], ws[_INQ], ws[_FORCED]
+    queue, weight = ws[_QUEUE], ws[_WEIGHT]
+    nq = 0
+    for p in range((R + 1) * W):
+        y = p // W
+        x = p - y * W
+        clue[p] = clues[p]
+        touch[p] = 0
+        free[p] = (2 if 0 < y < R else 1) * (2 if 0 < x < C else 1)
+        comp[p] = p
+        nxt[p] = p
+        size[p] = 1
+        inq[p] = 0
+        weight[p] = 1 if clues[p] >= 0 else 0
+        for d in range(4):
+            ws[_AROUND + d, p] = _around(p, d, R, C)
+        if clues[p] >= 0:
+            inq[p] = 1
+            queue[nq] = p
+            nq += 1
+    for i in range(R * C):
+        forced[i] = 0
+    st[_NQ] = nq
+    st[_NP] = 0
+    st[_NTR] = 0
+    st[_NPQ] = 0
+    st[_NCAND] = 0
+    ok, skip, imp0, imp1 = ws[_OK], ws[_SKIP], ws[_IMP], ws[_IMP + 1]
+    for i in range(R * C):
+        ok[i] = 0
+        skip[i] = 0
+        imp0[i] = 0
+        imp1[i] = 0
+
+
+@njit(cache=True, nogil=True)
+def preconnect(ws, R, C, labels):
+    """Join points with equal ``labels[p]`` (a member of p's class) into components, as if by
+    slashes beyond the grid; call right after :func:`reset`."""
+    comp, nxt, size = ws[_COMP], ws[_NEXT], ws[_SIZE]
+    for p in range((R + 1) * (C + 1)):
+        lab = labels[p]
+        if lab != p:
+            comp[p] = lab
+            nxt[p] = nxt[lab]
+            nxt[lab] = p
+            size[lab] += 1
+
+
+@njit(cache=True, nogil=True)
+def _around(p, d, R, C):
+    """Cell ``d`` around point ``p`` (0 NW, 1 NE, 2 SW, 3 SE), or -1 off the grid.
+
+    Cells NW and SE (d = 0, 3) touch ``p`` with ``\\`` (1), NE and SW with ``/`` (0); the
+    touching slash's other end is ``p + (2 * (d >> 1) - 1) * W + 2 * (d & 1) - 1``.
+    """
+    W = C + 1
+    y = p // W
+    r = y - 1 + (d >> 1)
+    c = p - y * W - 1 + (d & 1)
+    if r < 0 or r >= R or c < 0 or c >= C:
+        return -1
+    return r * C + c
+
+
+@njit(cache=True, nogil=True)
+def _force(ws, st, i, v):
+    """Queue cell ``i`` to take value ``v``; False if it is decided or queued otherwise."""
+    cur = ws[_CELL, i]
+    if cur >= 0:
+        return cur == v
+    f = ws[_FORCED, i]
+    if f != 0:
+        return f == v + 1
+    ws[_FORCED, i] = v + 1
+    ws[_PEND, st[_NP]] = i
+    st[_NP] += 1
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _push_point(ws, st, p):
+    if ws[_INQ, p] == 0 and ws[_CLUE, p] >= 0:
+        ws[_INQ, p] = 1
+        ws[_QUEUE, st[_NQ]] = p
+        st[_NQ] += 1
+
+
+@njit(cache=True, nogil=True)
+def _fail(ws, st):
+    """Empty the point queue and the pending cells after a contradiction; returns False."""
+    for k in range(st[_NQ]):
+        ws[_INQ, ws[_QUEUE, k]] = 0
+    for k in range(st[_NP]):
+        ws[_FORCED, ws[_PEND, k]] = 0
+    st[_NQ] = 0
+    st[_NP] = 0
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _forbid_into(ws, st, R, C, q, target):
+    """Rule 1 at point ``q``: forbid every undecided slash from ``q`` into component ``target``."""
+    W = C + 1
+    ok = True
+    for d in range(4):
+        i = ws[_AROUND + d, q]
+        if i >= 0 and ws[_CELL, i] < 0:
+            if ws[_COMP, q + (2 * (d >> 1) - 1) * W + 2 * (d & 1) - 1] == target:
+                ok &= _force(ws, st, i, 0 if d == 0 or d == 3 else 1)
+    return ok
+
+
+@njit(cache=True, nogil=True)
+def _ends(ws, i, v, C):
+    """The points joined by slash ``v`` in cell ``i`` and the two it misses."""
+    W = C + 1
+    tl = ws[_TL, i]
+    if v == 1:
+        return tl, tl + W + 1, tl + 1, tl + W
+    return tl + 1, tl + W, tl, tl + W + 1
+
+
+@njit(cache=True, nogil=True)
+def assign(ws, st, R, C, i, v):
+    """Decide cell ``i`` = ``v`` and merge its ends; False on a contradiction (still undoable)."""
+    cell = ws[_CELL]
+    if cell[i] >= 0:
+        return cell[i] == v
+    a, b, o1, o2 = _ends(ws, i, v, C)
+    comp, size, nxt = ws[_COMP], ws[_SIZE], ws[_NEXT]
+    ca, cb = comp[a], comp[b]
+    if ca == cb:
+        return False
+    cell[i] = v
+    touch, free = ws[_TOUCH], ws[_FREE]
+    touch[a] += 1
+    touch[b] += 1
+    free[a] -= 1
+    free[b] -= 1
+    free[o1] -= 1
+    free[o2] -= 1
+    _push_point(ws, st, a)
+    _push_point(ws, st, b)
+    _push_point(ws, st, o1)
+    _push_point(ws, st, o2)
+    if size[ca] > size[cb]:
+        ca, cb = cb, ca
+    ok = True
+    q = ca
+    while True:
+        ok &= _forbid_into(ws, st, R, C, q, cb)
+        comp[q] = cb
+        q = nxt[q]
+        if q == ca:
+            break
+    nxt[ca], nxt[cb] = nxt[cb], nxt[ca]
+    size[cb] += size[ca]
+    n = st[_NTR]
+    ws[_TR_CELL, n] = i
+    ws[_TR_A, n] = ca
+    ws[_TR_B, n] = cb
+    st[_NTR] = n + 1
+    return ok
+
+
+@njit(cache=True, nogil=True)
+def undo_to(ws, st, R, C, mark):
+    """Undo trail entries down to length ``mark``: cells undecided again, merges split."""
+    cell, touch, free = ws[_CELL], ws[_TOUCH], ws[_FREE]
+    comp, size, nxt = ws[_COMP], ws[_SIZE], ws[_NEXT]
+    n = st[_NTR]
+    while n > mark:
+        n -= 1
+        i = ws[_TR_CELL, n]
+        ca = ws[_TR_A, n]
+        cb = ws[_TR_B, n]
+        nxt[ca], nxt[cb] = nxt[cb], nxt[ca]
+        size[cb] -= size[ca]
+        q = ca
+        while True:
+            comp[q] = ca
+            q = nxt[q]
+            if q == ca:
+                break
+        a, b, o1, o2 = _ends(ws, i, cell[i], C)
+        touch[a] -= 1
+        touch[b] -= 1
+        free[a] += 1
+        free[b] += 1
+        free[o1] += 1
+        free[o2] += 1
+        cell[i] = -1
+    st[_NTR] = n
+
+
+@njit(cache=True, nogil=True)
+def _force_around(ws, st, R, C, p, hit, skip1, skip2):
+    """Force every undecided cell around ``p`` but ``skip1``, ``skip2`` to touch it (hit = 1)
+    or not (hit = 0)."""
+    ok = True
+    for d in range(4):
+        i = ws[_AROUND + d, p]
+        if i >= 0 and i != skip1 and i != skip2 and ws[_CELL, i] < 0:
+            ok &= _force(ws, st, i, hit if d == 0 or d == 3 else 1 - hit)
+    return ok
+
+
+@njit(cache=True, nogil=True)
+def _saturate(ws, st, R, C, p):
+    """Rule 2 at clued point ``p``."""
+    k = ws[_CLUE, p]
+    t = ws[_TOUCH, p]
+    u = ws[_FREE, p]
+    if t > k or t + u < k:
+        return False
+    if u == 0 or (t < k and t + u > k):
+        return True
+    none = np.int64(-1)
+    return _force_around(ws, st, R, C, p, 1 if t + u == k else 0, none, none)
+
+
+@njit(cache=True, nogil=True)
+def _pair(ws, st, R, C, p, q, s1, s2):
+    """Rule 3 for clued points ``p``, ``q`` one step apart sharing the undecided cells s1, s2.
+
+    Each shared cell touches exactly one of ``p`` and ``q``; ``s`` = the shared cells'
+    touches of ``p`` lies in 0..2 and is bounded by both clues.  What ``p``'s private free
+    cells must then give (``need_p - s``) forces them when it is 0 or all of them.
+    """
+    need_p = ws[_CLUE, p] - ws[_TOUCH, p]
+    need_q = ws[_CLUE, q] - ws[_TOUCH, q]
+    free_p = ws[_FREE, p] - 2
+    free_q = ws[_FREE, q] - 2
+    lo = max(max(0, need_p - free_p), 2 - need_q)
+    hi = min(min(2, need_p), 2 - need_q + free_q)
+    if lo > hi:
+        return False
+    ok = True
+    # p's private cells must give need_p - s; q's give need_q - (2 - s)
+    for point, most, least, private in (
+        (p, need_p - lo, need_p - hi, free_p),
+        (q, need_q - 2 + hi, need_q - 2 + lo, free_q),
+    ):
+        if private > 0 and (most == 0 or least == private):
+            ok &= _force_around(ws, st, R, C, point, 1 if most > 0 else 0, s1, s2)
+    return ok
+
+
+@njit(cache=True, nogil=True)
+def _pairs_at(ws, st, R, C, p):
+    """Rule 3 between ``p`` and each clued neighbour right, left, below, above."""
+    W = C + 1
+    ok = True
+    for k in range(4):
+        # the neighbour q (right, left, below, above) and the two cells it shares with p
+        side = k & 1
+        if k < 2:
+            q, d1, d2 = p + 1 - 2 * side, 1 - side, 3 - side
+        else:
+            q, d1, d2 = p + W - 2 * W * side, 2 - 2 * side, 3 - 2 * side
+        s1 = ws[_AROUND + d1, p]
+        s2 = ws[_AROUND + d2, p]
+        if s1 >= 0 and s2 >= 0 and ws[_CLUE, q] >= 0 and ws[_CELL, s1] < 0 and ws[_CELL, s2] < 0:
+            ok &= _pair(ws, st, R, C, p, q, s1, s2)
+    return ok
+
+
+@njit(cache=True, nogil=True)
+def propagate(ws, st, R, C):
+    """Apply rules 1-3 until nothing changes; False (queues emptied) on a contradiction."""
+    while True:
+        if st[_NP] > 0:
+            st[_NP] -= 1
+            i = ws[_PEND, st[_NP]]
+            v = ws[_FORCED, i] - 1
+            ws[_FORCED, i] = 0
+            if not assign(ws, st, R, C, i, v):
+                a, b, o1, o2 = _ends(ws, i, v, C)
+                ws[_WEIGHT, a] += 1
+                ws[_WEIGHT, b] += 1
+                return _fail(ws, st)
+        elif st[_NQ] > 0:
+            st[_NQ] -= 1
+            p = ws[_QUEUE, st[_NQ]]
+            ws[_INQ, p] = 0
+            if not _saturate(ws, st, R, C, p) or (
+                ws[_FREE, p] >= 2 and not _pairs_at(ws, st, R, C, p)
+            ):
+                ws[_WEIGHT, p] += 1
+                return _fail(ws, st)
+        else:
+            return True

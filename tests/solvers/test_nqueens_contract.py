@@ -1,0 +1,374 @@
+"""solvers.nqueens through the contract: work units, splits, tables, judge, solve, report."""
+
+from __future__ import annotations
+
+import io
+import math
+import random
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from solvers import nqueens
+from solvers.contract import Report
+from solvers.nqueens import format as fmt
+from solvers.nqueens import kernel
+from solvers.prefixes import interleave, prefix_numbers
+from solvers.schema import Integer, ParamError
+from tests.contract_driver import run_in_process
+
+PROBLEM = nqueens.PROBLEM
+DATA = Path(__file__).resolve().parents[2] / "data"
+
+# OEIS A000170, n = 1..13
+A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712]
+
+
+def job(**raw) -> dict:
+    return PROBLEM.check_params(raw)
+
+
+def counts_of(table: pa.Table) -> dict[int, int]:
+    return dict(zip(table.column("n").to_pylist(),
+                    map(int, table.column("count_text").to_pylist()), strict=True))
+
+
+# ---------------------------------------------------------------------------------- counts
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_random_splits_give_oeis(seed):
+    out = run_in_process(PROBLEM, job(n="1..13"), random.Random(seed))
+    assert list(out) == ["counts"]
+    assert counts_of(out["counts"]) == dict(enumerate(A000170, 1))
+    assert out["counts"].column("count").to_pylist() == [Decimal(q) for q in A000170]
+
+
+def test_nodes_do_not_depend_on_the_split():
+    whole = run_in_process(PROBLEM, job(n=[12, 13]))["counts"]
+    for seed in range(3):
+        cut = run_in_process(PROBLEM, job(n=[12, 13]), random.Random(seed))["counts"]
+        assert cut.equals(whole)
+
+
+def test_unit_plan_depends_on_n_alone():
+    alone = {p.params["n"]: p for p in PROBLEM.points(job(n=12), "counts")}
+    among = {p.params["n"]: p for p in PROBLEM.points(job(n="8..13", solutions=True),
+                                                      "counts")}
+    assert alone[12] == among[12]
+    assert alone[12].units == nqueens.unit_plan(12)[1]
+    assert alone[12].seconds == nqueens.cost(12) and alone[12].label == "n=12"
+    assert [p.params["n"] for p in among.values()] == list(range(8, 14))
+
+
+def test_unit_plan_rule():
+    # the smallest depth with max(1024, cost / 0.05 s) prefixes; depth 0 (one unit) when none
+    assert [nqueens.unit_plan(n) for n in (1, 2, 3)] == [(0, 1)] * 3
+    assert nqueens.unit_plan(8) == (5, 151)
+    assert nqueens.unit_plan(12) == (4, 1290)
+    assert nqueens.unit_plan(16) == (4, 6778)
+    assert nqueens.unit_plan(17) == (3, 1031)
+    assert nqueens.unit_plan(20) == (5, 221593)
+    for n in (12, 16, 17, 20):
+        depth, units = nqueens.unit_plan(n)
+        target = max(nqueens.MIN_UNITS, nqueens.cost(n) / nqueens.UNIT_SECONDS)
+        assert units >= target and len(nqueens.prefixes({"n": n}, depth)) == units
+        assert depth == 1 or len(nqueens.prefixes({"n": n}, depth - 1)) < target
+
+
+def test_unit_plan_of_large_boards_is_capped_and_never_lists_the_prefixes():
+    # 8.7e6 s at n = 24 would want 1.7e8 units; depth 8 has more than 3e8 prefixes
+    assert nqueens.unit_plan(24) == (7, 91713177)
+    assert nqueens.unit_plan(27) == (7, 289262952)
+    _, units = nqueens.unit_plan(27)
+    got = nqueens.unit_prefixes(27, units // 2, units // 2 + 5)
+    assert got.shape == (5, 7)
+    for p in got.tolist():  # paths of the symmetric search: no two queens attack
+        assert p[0] == 0 or 1 <= p[0] <= 12
+        assert all(p[i] != p[j] and abs(p[i] - p[j]) != j - i
+                   for i in range(7) for j in range(i))
+
+
+@pytest.mark.parametrize("n", [10, 12, 14])
+def test_a_unit_range_split_in_two_sums_to_the_whole(n):
+    _, units = nqueens.unit_plan(n)
+    whole = nqueens.count_units(n, 0, units)
+    assert whole[0] == nqueens.total(n)[0]
+    rng = random.Random(n)
+    for cut in [0, 1, units // 2, units - 1, units, *rng.sample(range(units), 3)]:
+        a, b = nqueens.count_units(n, 0, cut), nqueens.count_units(n, cut, units)
+        assert (a[0] + b[0], a[1] + b[1]) == whole
+    lo, hi = sorted(rng.sample(range(units + 1), 2))
+    mid = (lo + hi) // 2
+    a, b = nqueens.count_units(n, lo, mid), nqueens.count_units(n, mid, hi)
+    assert tuple(map(sum, zip(a, b, strict=True))) == nqueens.count_units(n, lo, hi)
+
+
+def test_bad_unit_ranges_are_refused():
+    _, units = nqueens.unit_plan(10)
+    for lo, hi in [(-1, 2), (3, 2), (0, units + 1)]:
+        with pytest.raises(ValueError):
+            nqueens.count_units(10, lo, hi)
+
+
+# ---------------------------------------------------------------------------------- selection
+
+
+@pytest.mark.parametrize("units", [1, 2, 3, 10, 64, 92, 1031, 221593, 289262952])
+def test_interleave_is_a_bijection_spreading_neighbours(units):
+    g, g_inv = interleave(units)
+    assert math.gcd(g, units) == 1 and g * g_inv % units == 1 % units
+    assert abs(g - 0.618 * units) <= max(2, 0.01 * units)
+    if units <= 250_000:
+        assert sorted(prefix_numbers(units, 0, units).tolist()) == list(range(units))
+
+
+@pytest.mark.parametrize("n", range(4, 12))
+def test_selection_kernel_equals_a_numpy_selection(n):
+    rng = random.Random(n)
+    for depth in range(1, min(n, 6) + 1):
+        every = nqueens.prefixes({"n": n}, depth).choices.astype(np.int64)
+        total = len(every)
+        for _ in range(4):
+            lo, hi = sorted(rng.sample(range(total + 1), 2)) if total else (0, 0)
+            wanted = np.sort((np.arange(lo, hi, dtype=np.int64) * interleave(max(total, 1))[0])
+                             % max(total, 1))
+            out = np.full((hi - lo, depth), -7, np.int64)
+            walked, kept = kernel._select(n, depth, wanted, total, out)
+            assert (walked, kept) == (total, hi - lo)
+            assert (out == every[wanted]).all()
+
+
+@pytest.mark.parametrize("n", [8, 11, 13, 16])
+def test_unit_prefixes_are_the_interleaved_prefixes(n):
+    depth, units = nqueens.unit_plan(n)
+    every = nqueens.prefixes({"n": n}, depth).choices
+    g, _ = interleave(units)
+    rng = random.Random(n)
+    for lo, hi in [(0, units), (0, 1), (units - 1, units), sorted(rng.sample(range(units), 2))]:
+        got = nqueens.unit_prefixes(n, lo, hi)
+        want = every[np.sort([u * g % units for u in range(lo, hi)]).astype(np.int64)]
+        assert got.shape == (hi - lo, depth) and (got == want).all()
+
+
+def test_compute_never_lists_every_prefix(monkeypatch):
+    def refuse(*args):
+        raise AssertionError("compute listed every prefix")
+
+    monkeypatch.setattr(nqueens, "prefixes", refuse)
+    point = PROBLEM.points(job(n=13), "counts")[0]
+    first = PROBLEM.compute(point, 0, 100)
+    rest = PROBLEM.compute(point, 100, point.units)
+    assert int(first["count_text"][0].as_py()) + int(rest["count_text"][0].as_py()) == 73712
+
+
+def test_the_walk_stops_at_its_cap():
+    walked, kept = kernel._select(16, 4, np.zeros(0, np.int64), 100, np.zeros((0, 4), np.int64))
+    assert 100 < walked < 164 and kept == 0
+
+
+# ---------------------------------------------------------------------------------- solutions
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_solution_units_concatenate_to_the_lexicographic_enumeration(n):
+    want = nqueens.solutions(n)
+    for seed in range(3):
+        out = run_in_process(PROBLEM, job(n=n, solutions=True), random.Random(seed))
+        assert list(out) == ["counts", "solutions"]
+        table = out["solutions"]
+        assert table.column("n").to_pylist() == [n] * len(want)
+        assert table.column("solution").to_pylist() == want.tolist()
+
+
+def test_solution_units_depend_on_n_alone():
+    assert [nqueens.solution_depth(n) for n in (1, 7, 8, 11, 12, 14, 15, 32)] == \
+        [0, 0, 1, 1, 2, 2, 3, 3]
+    points = PROBLEM.points(job(n=[6, 9, 12, 16], solutions=True), "solutions")
+    assert [p.units for p in points] == [1, 9, 110, 2236]
+    assert points[2] == PROBLEM.points(job(n=12, solutions=True), "solutions")[0]
+    prefixes = nqueens.solution_prefixes(12)
+    assert [tuple(r) for r in prefixes.tolist()] == sorted(
+        (a, b) for a in range(12) for b in range(12) if abs(a - b) > 1)
+
+
+def test_solutions_of_several_boards_in_point_order():
+    out = run_in_process(PROBLEM, job(n=[8, 5, 6], solutions=True), random.Random(5))
+    table = out["solutions"]
+    assert table.column("n").to_pylist() == [5] * 10 + [6] * 4 + [8] * 92
+    assert table.column("solution").to_pylist()[:10] == nqueens.solutions(5).tolist()
+
+
+def test_no_solutions_table_unless_asked():
+    assert PROBLEM.outputs(job(n=8)) == ("counts",)
+    assert PROBLEM.outputs(job(n=8, solutions=False)) == ("counts",)
+    assert PROBLEM.outputs(job(n=8, solutions=True)) == ("counts", "solutions")
+
+
+# ---------------------------------------------------------------------------------- judge
+
+
+def judged(text: str, seed: int = 0, chunk: int = 3) -> bytes:
+    params = PROBLEM.check_params(PROBLEM.judge.read(text))
+    out = run_in_process(PROBLEM, params, random.Random(seed))
+    tables = {name: iter(table.to_batches(max_chunksize=chunk)) for name, table in out.items()}
+    notes: list[str] = []
+    data = b"".join(PROBLEM.judge.write(tables, params, notes.append))
+    assert notes == []
+    return data
+
+
+def test_judge_reproduces_the_seed_sample():
+    text = (DATA / "nqueens_sample.txt").read_text()
+    want = (DATA / "nqueens_sample.out").read_bytes()
+    for seed in range(3):
+        assert judged(text, seed) == want
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 6, 9])
+def test_judge_streams_every_solution_in_order(n):
+    assert judged(f"{n}\n", seed=n, chunk=7) == fmt.render(n, nqueens.solutions(n))
+
+
+def test_judge_write_holds_one_batch_at_a_time():
+    params = PROBLEM.check_params({"n": 8, "solutions": True})
+    rows = nqueens.solutions(8)
+    batches = (nqueens.solutions_table(8, rows[i:i + 10]).to_batches()[0]
+               for i in range(0, 92, 10))
+    pieces = list(PROBLEM.judge.write({"solutions": batches, "counts": iter(())}, params,
+                                      print))
+    assert len(pieces) == 10 and b"".join(pieces) == fmt.render(8, rows)
+
+
+def test_judge_read_refuses_bad_input():
+    from solvers.contract import FormatError
+
+    with pytest.raises(FormatError) as caught:
+        PROBLEM.judge.read("8\n9\n")
+    assert caught.value.line == 2
+
+
+# ---------------------------------------------------------------------------------- solve
+
+
+def test_solve_command():
+    solve = PROBLEM.solve
+    (name, validator, _), = solve.arguments
+    assert name == "n" and validator == Integer(1, nqueens.MAX_N)
+    args = {"n": validator.parse("10")}
+    params = PROBLEM.check_params(solve.job(args))
+    assert params == {"n": (10,), "solutions": False}
+    table = run_in_process(PROBLEM, params, random.Random(1))["counts"]
+    assert solve.answer(table, args) == "724"
+    assert solve.extra == (("solutions", "solutions"),)
+    with pytest.raises(ParamError) as caught:
+        validator.parse("33", ("n",))
+    assert caught.value.key == ("n",)
+
+
+# ---------------------------------------------------------------------------------- params
+
+
+@pytest.mark.parametrize("raw, key, message", [
+    ({"n": 40}, ("n",), "40 is out of range"),
+    ({"n": [4, 40]}, ("n", 1), "40 is out of range"),
+    ({"n": [4, 4]}, ("n", 1), "twice"),
+    ({"n": "0..8"}, ("n",), "out of range"),
+    ({"n": "8.5"}, ("n",), "expected"),
+    ({"n": 8, "solutions": "yes"}, ("solutions",), "true or false"),
+    ({"n": 8, "extra": 1}, ("extra",), "unknown key"),
+    ({}, (), "missing key 'n'"),
+    ([8], (), "expected"),
+])
+def test_param_errors_carry_their_key_path(raw, key, message):
+    with pytest.raises(ParamError, match=message) as caught:
+        PROBLEM.check_params(raw)
+    assert caught.value.key == key
+    with pytest.raises(ParamError) as caught:
+        PROBLEM.check_params(raw, ("jobs", 3))
+    assert caught.value.key == ("jobs", 3, *key)
+
+
+def test_messages_read_well_after_the_key():
+    with pytest.raises(ParamError) as caught:
+        PROBLEM.check_params({"n": 40})
+    assert str(caught.value).startswith("'n': 40 is out of range: expected 1 <= ")
+
+
+# ---------------------------------------------------------------------------------- report
+
+
+def published(out: dict[str, pa.Table]):
+    """Loaders of the published tables (run_in_process's, plus the columns the pipeline adds)."""
+    def loader(name):
+        table = out[name]
+        if PROBLEM.table(name).merge == "sum":
+            table = table.append_column("units", pa.array([1] * table.num_rows, pa.int64()))
+            table = table.append_column("cpu_seconds",
+                                        pa.array([0.5] * table.num_rows, pa.float64()))
+        return lambda columns=None: table if columns is None else table.select(columns)
+
+    return {name: loader(name) for name in out}
+
+
+def test_report_has_exact_counts_and_a_log_figure():
+    out = run_in_process(PROBLEM, job(n="1..12"), random.Random(2))
+    report = PROBLEM.report("queens", published(out))
+    assert isinstance(report, Report)
+    (title, frame), = report.tables
+    assert "queens" in title
+    assert frame["n"].tolist() == list(range(1, 13))
+    assert [type(q) for q in frame["Q(n)"]] == [int] * 12
+    assert frame["Q(n)"].tolist() == A000170[:12]
+    (stem, figure), = report.figures
+    assert stem == "queens"
+    ax, = figure.axes
+    assert ax.get_yscale() == "log" and ax.get_title() and "n" in ax.get_xlabel()
+    assert "Q(n)" in ax.get_ylabel()
+    assert list(ax.lines[0].get_xdata()) == [1, *range(4, 13)]  # Q(2) = Q(3) = 0: not on a log axis
+    figure.savefig(io.BytesIO(), format="png")
+
+
+# ---------------------------------------------------------------------------------- problem
+
+
+def test_problem_declares_its_tables_and_version():
+    assert PROBLEM.name == "nqueens" and PROBLEM.kind == "count"
+    assert [t.name for t in PROBLEM.tables] == ["counts", "solutions"]
+    assert PROBLEM.table("counts").keys == ("n",)
+    assert PROBLEM.table("solutions").merge == "rows"
+    assert PROBLEM.table("solutions").compute_schema().field("solution").type == \
+        pa.list_(pa.int8())
+    assert PROBLEM.modules == ("solvers.nqueens",)
+    from solvers.identity import closure
+
+    assert {"solvers.nqueens.kernel", "solvers.nqueens.format", "solvers.nqueens.report",
+            "solvers.prefixes"} <= set(closure(PROBLEM.modules))
+    assert len(PROBLEM.version) == 16
+
+
+def test_registered_and_warm():
+    from solvers import registry
+
+    assert "solvers.nqueens" in registry.BUILTIN
+    PROBLEM.warm_up()
+
+
+def test_importing_the_package_does_not_import_numba():
+    code = "import sys, solvers.nqueens; assert 'numba' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True,
+                   cwd=Path(__file__).resolve().parents[2])
+
+
+def test_solutions_table_cuts_large_tasks_into_batches(monkeypatch):
+    monkeypatch.setattr(nqueens, "_BATCH_ROWS", 7)
+    rows = nqueens.solutions(8)
+    table = nqueens.solutions_table(8, rows)
+    assert table.schema.equals(PROBLEM.table("solutions").compute_schema())
+    assert table.column("solution").num_chunks == 14
+    assert table.column("solution").to_pylist() == rows.tolist()
