@@ -1,6 +1,6 @@
 """Walled boards through the whole pipeline on a local cluster of 2 worker processes.
 
-    python benchmarks/max_rooks.py [--boards 1000000] [--counted 100000]
+    python benchmarks/max_rooks.py [--boards 1000000] [--counted 100000] [--repeats 3]
 
 Prints one table: each row a measured step with its seconds and, where the seeds' exhaustive
 search (``max_rooks_dfs``, the UVa 639 / POJ 1315 programs' method) can do the same boards,
@@ -22,12 +22,10 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
 
-from pipeline.config import JobSpec  # noqa: E402
-from pipeline.execute import dask_runner  # noqa: E402
-from pipeline.jobs import run_job  # noqa: E402
-from pipeline.tasks import warm_up  # noqa: E402
+from common import conditions, local_cluster, make, median, run_into  # noqa: E402
+
 from solvers import max_rooks as mr  # noqa: E402
 
 
@@ -42,51 +40,61 @@ def dfs_seconds_per_board(n: int, density: float, count: int) -> float:
     return (time.perf_counter() - start) / count
 
 
-def job_seconds(runner, boards: int, counts: bool) -> float:
-    """Wall seconds of a generated 8 x 8 @ 0.25 job of ``boards`` boards into a fresh folder."""
+def job_seconds(cluster, boards: int, counts: bool) -> float:
+    """Wall seconds of a generated 8 x 8 @ 0.25 job of ``boards`` boards into a fresh folder
+    (``run_job`` as ``boardsweep run`` calls it: plan, loop, store, merge, publication)."""
+    runner, threads, _ = cluster
     spec = {"boards": {"generate": {"n": 8, "density": 0.25, "count": boards, "seed": 5}},
             "counts": counts}
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
-        manifest = run_job(JobSpec("walled", "max_rooks", spec), out, runner, workers=2)
+        manifest = run_into(make("max_rooks", "walled", spec), Path(out) / "results", runner,
+                            threads)
         seconds = time.perf_counter() - start
-    assert manifest["complete"], manifest
+    assert manifest["tables"]["maxima"]["rows"] == boards, manifest
     return seconds
 
 
 def main() -> None:
     """Run the three measurements and print the table."""
-    from distributed import Client, LocalCluster
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=1_000_000)
     parser.add_argument("--counted", type=int, default=100_000)
+    parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    rows = []
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=":0") as cluster, Client(cluster) as client:
-        client.run(warm_up, ["max_rooks"])
-        runner = dask_runner(client)
-        job_seconds(runner, 1000, True)  # compile or load every kernel on both workers
-        dfs = dfs_seconds_per_board(8, 0.25, 20)
-        seconds = job_seconds(runner, args.boards, False)
-        rows.append((f"{args.boards:,} boards 8x8 @0.25: generate -> solve -> merge", seconds,
-                     dfs * args.boards / seconds))
-        seconds = job_seconds(runner, args.counted, True)
-        rows.append((f"{args.counted:,} boards 8x8 @0.25 with counts", seconds,
-                     dfs * args.counted / seconds))
-    big = mr.generate(2000, 0.3, 1, seed=1)
+    print(conditions(boards=f"{args.boards:,}", counted=f"{args.counted:,}",
+                     repeats=args.repeats, cluster="local, 2 worker processes (1 thread each)"),
+          flush=True)
+    dfs, plain, counted, big = [], [], [], []
     mr.solve_batch(mr.generate(50, 0.3, 1, seed=1))
-    start = time.perf_counter()
-    result = mr.solve_batch(big)
-    rows.append((f"one 2000x2000 board @0.3 (max {result['max_rooks'][0]:,}), one core",
-                 time.perf_counter() - start, None))
-    print(f"seed-style DFS on 8x8 @0.25: {dfs * 1e3:.2f} ms per board (one core)\n")
+    large = mr.generate(2000, 0.3, 1, seed=1)
+    with local_cluster(2, ["max_rooks"]) as cluster:
+        job_seconds(cluster, 1000, True)  # compile or load every kernel on both workers
+        for r in range(args.repeats):  # interleaved: each repeat measures every row once
+            dfs.append(dfs_seconds_per_board(8, 0.25, 20))
+            plain.append(job_seconds(cluster, args.boards, False))
+            counted.append(job_seconds(cluster, args.counted, True))
+            start = time.perf_counter()
+            result = mr.solve_batch(large)
+            big.append(time.perf_counter() - start)
+            print(f"repeat {r + 1}/{args.repeats}: {plain[-1]:.2f} s, {counted[-1]:.2f} s, "
+                  f"{big[-1]:.2f} s", file=sys.stderr, flush=True)
+    dfs_board = median(dfs)
+    rows = [(f"{args.boards:,} boards 8x8 @0.25: generate -> solve -> merge", median(plain),
+             dfs_board * args.boards / median(plain)),
+            (f"{args.counted:,} boards 8x8 @0.25 with counts", median(counted),
+             dfs_board * args.counted / median(counted)),
+            (f"one 2000x2000 board @0.3 (max {result['max_rooks'][0]:,}), one core", median(big),
+             None)]
+    print(f"\nseed-style DFS on 8x8 @0.25: {dfs_board * 1e3:.2f} ms per board (one core)\n")
     print("| step | seconds | seed DFS (1 core) / ours |")
     print("|---|---|---|")
     for name, seconds, ratio in rows:
         shown = f"{ratio:,.0f}x" if ratio is not None else "cannot finish"
         print(f"| {name} | {seconds:.2f} | {shown} |")
+    print(f"\nmedians of {args.repeats} interleaved runs; jobs run into a fresh folder each "
+          "(plan, loop, store, merge, publication) on warm workers; the baseline is the seeds' "
+          "DFS, timed in this script.")
 
 
 if __name__ == "__main__":

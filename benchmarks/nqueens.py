@@ -1,13 +1,16 @@
 """N-queens through the whole pipeline against a plain mirror-symmetric C counter.
 
-    python benchmarks/nqueens.py [--sizes 14 15 16 17] [--enumerate 16]
+    python benchmarks/nqueens.py [--sizes 14 15 16 17] [--enumerate 16] [--repeats 3]
 
 Prints, for each n: Q(n), the C counter's seconds (compiled here with cc -O3 -march=native from
 benchmarks/nqueens_mirror.c and run in this script), boardsweep's seconds on a local Dask cluster
-of 1 and of 2 worker processes (wall time of planning + tasks + merge, workers already warm),
-search nodes, nodes/s on one worker, and the ratios.  Then the JIT warm start of a fresh process
-(numba cache) and the enumeration of every solution of one n into Parquet on 2 workers with the
-peak memory of the whole process tree.
+of 1 and of 2 worker processes (wall time of planning + tasks + merge, as ``boardsweep solve``
+computes: ``pipeline.jobs.run_once`` on ``pipeline.jobs.open_runner``'s cluster, workers already
+warm), search nodes, nodes/s on one worker, and the ratios.  Times are medians of ``--repeats``
+runs, interleaved (for each repeat and n: C, 1 worker, 2 workers; both clusters stay up).
+Then the JIT warm start of a fresh process (numba cache) and the enumeration of every solution
+of one n into Parquet on 2 workers (``boardsweep solve nqueens N --solutions``, a subprocess)
+with the peak memory of the whole process tree.
 """
 
 from __future__ import annotations
@@ -17,19 +20,21 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
-import psutil
-
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
 
-from pipeline.cluster import open_client  # noqa: E402
-from pipeline.config import ClusterSpec  # noqa: E402
-from pipeline.execute import dask_runner  # noqa: E402
-from pipeline.jobs import solve_count  # noqa: E402
-from pipeline.results import count_values  # noqa: E402
-from pipeline.tasks import warm_up  # noqa: E402
+from common import (  # noqa: E402
+    ROOT,
+    TreeSampler,
+    conditions,
+    local_cluster,
+    make,
+    median,
+    solve_once,
+)
 
 
 def compile_c() -> Path:
@@ -48,21 +53,15 @@ def time_c(binary: Path, n: int) -> tuple[int, float]:
     return int(out.stdout.split()[1]), time.perf_counter() - start
 
 
-def time_cluster(workers: int, sizes: list[int]) -> dict[int, tuple[int, int, float]]:
-    """{n: (Q(n), nodes, seconds)} on the local cluster ``boardsweep run`` makes, ``workers``
-    processes with its scheduler settings."""
-    timings = {}
-    spec = ClusterSpec("local", {"workers": workers, "dashboard_address": ":0"})
-    with open_client(spec) as client:
-        client.run(warm_up, ["nqueens"])
-        runner = dask_runner(client)
-        solve_count("nqueens", {"n": 15}, runner, workers)  # Dask's first-task costs, untimed
-        for n in sizes:
-            start = time.perf_counter()
-            table = solve_count("nqueens", {"n": n}, runner, workers)
-            seconds = time.perf_counter() - start
-            timings[n] = (count_values(table)[0], int(table.column("nodes")[0].as_py()), seconds)
-    return timings
+def time_cluster(cluster, n: int) -> tuple[int, int, float]:
+    """(Q(n), nodes, wall seconds) of one count on a warm cluster ``(runner, threads, _)``."""
+    runner, threads, _ = cluster
+    job = make("nqueens", "q", {"n": n})
+    start = time.perf_counter()
+    table = solve_once(job, runner, threads)["counts"]
+    seconds = time.perf_counter() - start
+    return (int(table.column("count_text")[0].as_py()), int(table.column("nodes")[0].as_py()),
+            seconds)
 
 
 def warm_start_seconds() -> float:
@@ -85,19 +84,15 @@ def enumerate_to_parquet(n: int) -> tuple[float, float, int]:
         start = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-m", "pipeline", "solve", "nqueens", str(n),
                                  "--solutions", str(out), "--workers", "2"],
-                                cwd=HERE.parent, stdout=subprocess.PIPE,
+                                cwd=ROOT, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL)
-        root, peak = psutil.Process(proc.pid), 0
-        while proc.poll() is None:
-            try:
-                tree = [root, *root.children(recursive=True)]
-                peak = max(peak, sum(p.memory_info().rss for p in tree if p.is_running()))
-            except psutil.Error:
-                pass
-            time.sleep(0.05)
+        with TreeSampler(proc.pid) as sampler:
+            proc.communicate()
         seconds = time.perf_counter() - start
+        if proc.returncode:
+            raise RuntimeError(f"solve nqueens {n} --solutions exited {proc.returncode}")
         rows = pq.ParquetFile(out).metadata.num_rows
-    return seconds, peak / 2**30, rows
+    return seconds, sampler.peak_tree / 2**30, rows
 
 
 def main() -> None:
@@ -105,21 +100,43 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[14, 15, 16, 17])
     parser.add_argument("--enumerate", type=int, default=16, help="n to enumerate (0: skip)")
+    parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
+    print(conditions(n=" ".join(map(str, args.sizes)), repeats=args.repeats,
+                     enumerate=args.enumerate or "skipped",
+                     clusters="local, 1 and 2 worker processes (1 thread each)"), flush=True)
     binary = compile_c()
-    c_times = {n: time_c(binary, n) for n in args.sizes}
-    one = time_cluster(1, args.sizes)
-    two = time_cluster(2, args.sizes)
-    print("| n | Q(n) | C mirror s | 1 worker s | 2 workers s | nodes | nodes/s (1 worker) "
+    c_times: dict[int, list] = {n: [] for n in args.sizes}
+    one: dict[int, list] = {n: [] for n in args.sizes}
+    two: dict[int, list] = {n: [] for n in args.sizes}
+    with ExitStack() as stack:
+        single = stack.enter_context(local_cluster(1, ["nqueens"]))
+        double = stack.enter_context(local_cluster(2, ["nqueens"]))
+        for cluster in (single, double):
+            time_cluster(cluster, 15)  # Dask's first-task costs, untimed
+        for r in range(args.repeats):
+            for n in args.sizes:
+                c_times[n].append(time_c(binary, n))
+                one[n].append(time_cluster(single, n))
+                two[n].append(time_cluster(double, n))
+                print(f"repeat {r + 1}/{args.repeats} n = {n}: C {c_times[n][-1][1]:.2f} s, "
+                      f"1 worker {one[n][-1][2]:.2f} s, 2 workers {two[n][-1][2]:.2f} s",
+                      file=sys.stderr, flush=True)
+    print("\n| n | Q(n) | C mirror s | 1 worker s | 2 workers s | nodes | nodes/s (1 worker) "
           "| 1 worker / C | 2 workers speed-up |")
     print("|---|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
-        q, c_seconds = c_times[n]
-        q1, nodes, s1 = one[n]
-        q2, _, s2 = two[n]
-        assert q == q1 == q2, f"n = {n}: C says {q}, 1 worker {q1}, 2 workers {q2}"
+        answers = {x[0] for x in c_times[n] + one[n] + two[n]}
+        assert len(answers) == 1, f"n = {n}: answers differ: {answers}"
+        q = answers.pop()
+        nodes = one[n][0][1]
+        c_seconds = median([x[1] for x in c_times[n]])
+        s1 = median([x[2] for x in one[n]])
+        s2 = median([x[2] for x in two[n]])
         print(f"| {n} | {q:,} | {c_seconds:.2f} | {s1:.2f} | {s2:.2f} | {nodes:,} "
               f"| {nodes / s1 / 1e6:.0f} M | {s1 / c_seconds:.3f} | {s1 / s2:.2f}x |")
+    print(f"\nmedians of {args.repeats} interleaved runs (wall seconds); baseline: the C "
+          "counter, run in this script.")
     print(f"\nJIT warm start (fresh process, numba cache): {warm_start_seconds():.2f} s")
     if args.enumerate:
         seconds, peak, rows = enumerate_to_parquet(args.enumerate)

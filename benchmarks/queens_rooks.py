@@ -12,7 +12,9 @@ interleaved.  Then the triangle of counts itself.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -117,19 +119,15 @@ def cpu(fn, *args):
 
 
 def pipeline_triangle(max_n: int, workers: int):
-    """(wall seconds, counts table) of the triangle 1..max_n on a local Dask cluster."""
-    from distributed import Client, LocalCluster
+    """(wall seconds, counts table) of the triangle 1..max_n on a local Dask cluster, as
+    ``boardsweep solve`` computes (``pipeline.jobs.run_once``; workers warm)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from common import local_cluster, make, solve_once
 
-    from pipeline.execute import dask_runner
-    from pipeline.jobs import solve_count
-    from pipeline.tasks import warm_up
-
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      dashboard_address=":0") as cluster, Client(cluster) as client:
-        client.run(warm_up, ["queens_rooks"])
+    with local_cluster(workers, ["queens_rooks"]) as (runner, threads, _):
+        job = make("queens_rooks", "triangle", {"total": f"1..{max_n}"})
         start = time.perf_counter()
-        table = solve_count("queens_rooks", {"total": f"1..{max_n}"}, dask_runner(client),
-                            workers)
+        table = solve_once(job, runner, threads)["counts"]
         return time.perf_counter() - start, table
 
 
@@ -142,6 +140,12 @@ def main() -> None:
     parser.add_argument("--seed-budget", type=float, default=60.0,
                         help="skip the seed search once its next row would take longer (s)")
     args = parser.parse_args()
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from common import conditions
+
+    print(conditions(**{"max n": args.max_n, "seed budget": f"{args.seed_budget:g} s",
+                        "pipeline": f"{args.workers} workers" if args.workers else "skipped"}),
+          flush=True)
     qr.row(6), seed_count(2, 2)  # compile (or load from the cache) before timing
     print(f"{'n':>3} {'row (s)':>9} {'nodes':>14} {'seed (s)':>9} {'seed/row':>9} "
           f"{'triangle (s)':>12}")
@@ -168,8 +172,11 @@ def main() -> None:
               f"{triangle:12.3f}", flush=True)
     if args.workers:
         seconds, table = pipeline_triangle(args.max_n, args.workers)
-        assert [int(c) for c in table.column("count").to_pylist()] == [
-            c for n in sorted(rows) for c in rows[n]]
+        got = {(n, m): int(c) for n, m, c in zip(table.column("n").to_pylist(),
+                                                  table.column("queens").to_pylist(),
+                                                  table.column("count_text").to_pylist(),
+                                                  strict=True)}
+        assert got == {(n, m): c for n in rows for m, c in enumerate(rows[n])}
         print(f"\nwhole triangle 1..{args.max_n} through the pipeline on {args.workers} workers: "
               f"{seconds:.1f} s wall ({triangle:.1f} s CPU in one process above)")
     print("\ntriangle: placements(M, n - M) for M = 0..n")

@@ -9,7 +9,9 @@ Exit status: 0 done, 1 a job failed, 2 bad input, 130 interrupted (Ctrl-C), 143 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
 import sys
 import time
 from contextlib import contextmanager
@@ -20,15 +22,15 @@ import pyarrow as pa
 
 import solvers
 from solvers.contract import CountProblem, FormatError, InstanceProblem, Problem
-from solvers.schema import Context, Flag, ParamError, key_text
+from solvers.schema import Context, Flag, ParamError
 
 from . import report as reports
 from .errors import BoardsweepError, InputError, JobError
 from .jobs import LOCAL_SECONDS, open_runner, run_job, run_once, state_lock
 from .plan import plan_job
 from .progress import log, setup_logging
-from .publish import prepare_state
-from .sets import set_from_table, set_from_text
+from .publish import check_job_folder, prepare_state, table_metadata
+from .sets import decode_text, set_from_table, set_from_text
 from .spec import Job, check_address, load_config, make_job, state_folder, task_seconds
 from .store import Store
 from .tables import ParquetSink, atomic_file, writable_folder
@@ -77,13 +79,16 @@ def _cluster_options(func):
 @click.option("--log-file", type=click.Path(dir_okay=False), help="Write the log here.")
 def cli(verbose, quiet, log_file) -> None:
     """boardsweep: exhaustive board searches on a Dask cluster, results in Parquet."""
-    setup_logging(-1 if quiet else min(verbose, 1), log_file)
+    try:
+        setup_logging(-1 if quiet else min(verbose, 1), log_file)
+    except OSError as exc:
+        raise InputError(f"--log-file: cannot write: {exc.strerror}", log_file) from None
 
 
 def _param(exc: ParamError, prefix: str) -> InputError:
-    name = key_text(exc.key)
-    return InputError(f"{prefix}{'--' + name.split('.')[-1] + ': ' if name else ''}"
-                      f"{exc.message}")
+    """A bad option value: ``PREFIX--name: message`` (the option, not a path inside it)."""
+    name = next((k for k in exc.key if isinstance(k, str)), None)
+    return InputError(f"{prefix}{'--' + name + ': ' if name else ''}{exc.message}")
 
 
 # ----------------------------------------------------------------------------- run, plan
@@ -120,11 +125,19 @@ def run(config, job_names, output, workers, scheduler, scheduler_file, fresh, ta
     if scheduler:
         scheduler = check_address(scheduler)
     cfg, jobs, out, state = _config_jobs(config, job_names, output)
-    writable_folder(out)
+    writable_folder(out, folder=True)
+    writable_folder(state, folder=True)
     target = task_seconds(cfg.cluster, task_seconds_)
     failures: list[JobError] = []
     command = " ".join(["boardsweep", *sys.argv[1:]])
+    made = [f for f in (state.parent, state) if not f.exists()]
     with state_lock(state):
+        try:
+            for job in jobs:  # a folder in the way stops the run before anything is written
+                check_job_folder(out / job.name, state)
+        except InputError:
+            _unmake(made, state)
+            raise
         prepare_state(out, state)
         store = Store(state / "store.sqlite")
         try:
@@ -133,23 +146,47 @@ def run(config, job_names, output, workers, scheduler, scheduler_file, fresh, ta
                     store.forget_job(job.name)
             problems = sorted({job.problem.name for job in jobs})
             with open_runner(cfg.cluster, problems, workers=workers, scheduler=scheduler,
-                             scheduler_file=scheduler_file) as (runner, threads):
+                             scheduler_file=scheduler_file) as (runner, threads), \
+                    dask_report(out) as report_path:
                 for job in jobs:
                     try:
                         run_job(job, out, state, store, runner, threads, target, command)
                     except JobError as exc:
                         log_error(str(exc))
                         failures.append(exc)
+            log(f"Dask performance report of this run: {report_path}")
         finally:
             store.close()
     if failures:
         raise JobError(f"{len(failures)} of {len(jobs)} jobs failed (see above)")
 
 
+def _unmake(made: list[Path], state: Path) -> None:
+    """Remove the state folder (and its parent) this run made, if it holds only the lock."""
+    if state in made and {p.name for p in state.iterdir()} <= {"lock"}:
+        (state / "lock").unlink(missing_ok=True)
+        for folder in reversed(made):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+
+
+@contextmanager
+def dask_report(output: Path):
+    """Dask's performance report of this run, kept beside the others under
+    ``<output>/_runs/<start time>/`` (BokehJS inline: it opens offline)."""
+    from distributed import performance_report
+
+    folder = output / "_runs" / f"{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "dask-performance.html"
+    with performance_report(filename=str(path), mode="inline"):
+        yield path
+
+
 def _print_plan(config, job_names, output, workers, target_override) -> None:
     cfg, jobs, out, state = _config_jobs(config, job_names, output)
     target = task_seconds(cfg.cluster, target_override)
-    threads = workers or cfg.cluster.options.get("workers") or __import__("os").cpu_count() or 1
+    threads = workers or cfg.cluster.options.get("workers") or os.cpu_count() or 1
     store = Store(state / "store.sqlite") if (state / "store.sqlite").exists() else None
     click.echo(f"plan for {threads} workers, target task length {target:g} s")
     click.echo(f"{'job':<16}{'table':<12}{'points':>8}{'units':>16}{'done':>16}{'tasks':>12}"
@@ -163,8 +200,9 @@ def _print_plan(config, job_names, output, workers, target_override) -> None:
             part = type(plan)(job, plan.version, points)
             seconds = part.todo_seconds()
             tasks = part.count_tasks(length)
+            mean = seconds / tasks if tasks else 0.0
             click.echo(f"{job.name:<16}{table:<12}{len(points):>8}{part.units:>16,}"
-                       f"{part.units_done:>16,}{tasks:>12,}{min(length, seconds):>10.3g}"
+                       f"{part.units_done:>16,}{tasks:>12,}{mean:>10.3g}"
                        f"{seconds / 3600:>12.4g}{seconds / 3600 / threads:>12.4g}")
         log(f"{job.name}: planned in {time.perf_counter() - started:.2f} s")
 
@@ -201,9 +239,11 @@ def _runner_for(problem: Problem, workers, scheduler, scheduler_file, force_loca
     yield choose
 
 
-def _write_table(pieces, schema: pa.Schema, path: str) -> int:
+def _write_table(pieces, schema: pa.Schema, path: str, job: Job | None = None) -> int:
+    """Stream ``pieces`` into the Parquet file ``path`` (whole or not at all); a job's
+    problem, version and params go in its footer, so ``report`` recognises the file."""
     with atomic_file(path) as temp:
-        sink = ParquetSink(temp, schema)
+        sink = ParquetSink(temp, schema, None if job is None else table_metadata(job))
         try:
             for piece in pieces:
                 sink.write(piece)
@@ -271,10 +311,13 @@ def _count_solve(problem: CountProblem) -> click.Command:
         args = {}
         for name, validator, _ in command.arguments:
             try:
-                args[name] = validator.parse(values[name], (name,))
+                args[name] = validator.parse(values[name], (name.upper(),))
             except ParamError as exc:
                 raise InputError(f"solve {problem.name}: {name.upper()}: {exc.message}") from None
-        params = dict(command.job(args))
+        try:
+            params = dict(command.job(args))
+        except ParamError as exc:
+            raise InputError(f"solve {problem.name}: {exc.message}") from None
         for flag, key, _ in command.flags:
             if values.get(flag):
                 params[key] = True
@@ -290,7 +333,7 @@ def _count_solve(problem: CountProblem) -> click.Command:
             main_name = job.outputs()[0]
             main = pa.concat_tables(list(tables[main_name]))
             for table, path in outputs.items():
-                rows = _write_table(tables[table], problem.table(table).schema(), path)
+                rows = _write_table(tables[table], problem.table(table).schema(), path, job)
                 log(f"{rows} rows of {table} written to {path}")
         flags = {key: True for flag, key, _ in command.flags if values.get(flag)}
         click.echo(command.answer(main, {**args, **flags}))
@@ -317,6 +360,13 @@ def _set_source(path: str) -> dict:
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", path) from None
     return {"parquet" if magic == b"PAR1" else "ingest": path}
+
+
+def _output_for(out: str, source: str) -> None:
+    """InputError unless ``out`` can be written and is not the input file ``source``."""
+    if Path(out).resolve() == Path(source).resolve():
+        raise InputError("is the input file too: choose another output file", out)
+    writable_folder(out)
 
 
 def _option_params(record, values: dict, prefix: str) -> dict:
@@ -350,13 +400,13 @@ def _record_options(record) -> list[click.Option]:
 
 def _instance_solve(problem: InstanceProblem) -> click.Command:
     def callback(source, out, workers, scheduler, scheduler_file, **values):
-        writable_folder(out)
+        _output_for(out, source)
         raw = {problem.set_key: _set_source(source),
                **_option_params(problem.options, values, f"solve {problem.name}: ")}
         job = _job(problem, raw, f"solve {problem.name}: ")
         with _runner_for(problem, workers, scheduler, scheduler_file) as choose, \
                 run_once(job, choose, 60.0) as tables:
-            rows = _write_table(tables[problem.result.name], problem.result.schema(), out)
+            rows = _write_table(tables[problem.result.name], problem.result.schema(), out, job)
         log(f"{rows} {problem.set_key} solved -> {out}")
 
     params = [click.Argument(["source"], type=click.Path(dir_okay=False),
@@ -384,7 +434,8 @@ def _generate(problem: InstanceProblem) -> click.Command:
         job = _job(problem, raw, f"generate {problem.name}: ", only=(problem.set_table.name,))
         with _runner_for(problem, workers, scheduler, scheduler_file) as choose, \
                 run_once(job, choose, 60.0) as tables:
-            rows = _write_table(tables[problem.set_table.name], problem.set_table.schema(), out)
+            rows = _write_table(tables[problem.set_table.name], problem.set_table.schema(), out,
+                                job)
         log(f"{rows} {problem.set_key} -> {out}")
 
     params = [*_record_options(problem.generate_params),
@@ -402,7 +453,7 @@ def _generate(problem: InstanceProblem) -> click.Command:
 def ingest(problem, source, out) -> None:
     """Turn a seed-format text file of PROBLEM into a Parquet board or puzzle set."""
     found = _problem(problem, "instance")
-    writable_folder(out)
+    _output_for(out, source)
     loaded = set_from_text(found, source, {})
     _write_table([loaded.table], found.set_table.schema(), out)
     log(f"{loaded.rows} {found.set_key} -> {out}")
@@ -416,13 +467,13 @@ def judge(problem) -> None:
     if found.judge is None:
         raise InputError(f"{problem} has no judge mode")
     data = sys.stdin.buffer.read()
+    text = decode_text(data, "<stdin>", f"{problem} seed-format text")
     try:
-        text = data.decode("utf-8")
         read = found.judge.read(text)
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", "<stdin>") from None
     except FormatError as exc:
         raise InputError(exc.message, "<stdin>", exc.line) from None
+    if isinstance(read, pa.Table) and read.num_rows == 0:
+        return  # the seed's input with no cases ("0"): the seed's answer is no output
     if isinstance(read, pa.Table):
         source = set_from_table(found, read, "<stdin>", hashlib.sha256(data).hexdigest(), {})
         job = Job("judge", found, {found.set_key: ("judge", None)}, source=source)

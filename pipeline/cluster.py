@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+import warnings
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from importlib.metadata import version as package_version
@@ -21,7 +22,7 @@ from pathlib import Path
 import dask
 
 from .errors import ClusterError
-from .progress import log
+from .progress import adopt_dask_logging, log
 from .slurm import (
     SLURM_TIMEOUT,
     cancel_on_signals,
@@ -31,7 +32,8 @@ from .slurm import (
 )
 from .spec import ClusterSpec
 
-__all__ = ["open_client", "wait_for_file", "check_versions", "boardsweep_version"]
+__all__ = ["open_client", "wait_for_file", "check_versions", "boardsweep_version",
+           "dashboard_link"]
 
 DEFAULT_TIMEOUT = 60.0
 VERSION_PACKAGES = ("boardsweep", "numba", "numpy", "pyarrow")
@@ -52,9 +54,14 @@ def wait_for_file(path: str | Path, timeout: float) -> None:
 
 
 def check_versions(client) -> None:
-    """Stop with :class:`ClusterError` if any worker runs other package versions than we do."""
+    """Stop with :class:`ClusterError` if any worker runs other package versions than we do
+    (or cannot say which: it has no boardsweep at all)."""
     mine = boardsweep_version()
-    theirs = client.run(boardsweep_version)
+    try:
+        theirs = client.run(boardsweep_version)
+    except ImportError as exc:  # PackageNotFoundError too: no boardsweep installed there
+        raise ClusterError(f"a worker cannot tell its boardsweep version ({type(exc).__name__}: "
+                           f"{exc}); install the same boardsweep on every worker") from None
     for worker, versions in theirs.items():
         diff = {k: (mine[k], v) for k, v in versions.items() if mine.get(k) != v}
         if diff:
@@ -76,23 +83,81 @@ def _scheduler_settings(options: dict) -> dict:
     return settings
 
 
+def dashboard_link(client) -> str:
+    """The dashboard's address as the scheduler really bound it (``none`` without one).
+
+    Dask's own ``client.dashboard_link`` puts the scheduler's host in front of the dashboard's
+    port, whatever interface the dashboard listens on; this asks the scheduler for its HTTP
+    server's sockets instead.  A dashboard on every interface (``:8787``) is shown with the
+    scheduler's host and says so, since anyone who reaches that host reaches it.
+    """
+    from distributed.comm import get_address_host
+    from distributed.utils import format_dashboard_link
+
+    def bound(dask_scheduler):  # nested: pickled by value, the scheduler needs no boardsweep
+        server = dask_scheduler.services.get("dashboard")
+        sockets = getattr(server, "_sockets", None) or {}
+        return [tuple(sock.getsockname()[:2]) for sock in sockets.values()]
+
+    sockets = client.run_on_scheduler(bound)
+    if not sockets:
+        return "none"
+    port = sockets[0][1]
+    hosts = [host for host, _ in sockets]
+    if any(host in ("0.0.0.0", "::", "") for host in hosts):
+        host = get_address_host(client.scheduler.address)
+        suffix = " (on every interface)"
+    else:
+        host = next((h for h in hosts if ":" not in h), hosts[0])
+        suffix = ""
+    if ":" in host:
+        host = f"[{host}]"
+    return format_dashboard_link(host, port) + suffix
+
+
+def _wait_for_a_worker(client, timeout: float) -> None:
+    """Wait until an existing scheduler has a worker, at most ``timeout`` seconds.
+
+    Without one, the version check would pass vacuously and the plan would be cut for no
+    worker threads; workers that join later are welcome (their code versions are checked
+    with every task they run).
+    """
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except TimeoutError:
+        raise ClusterError(f"no worker joined the Dask scheduler at {client.scheduler.address} "
+                           f"within {timeout:g} s: start workers with `dask worker "
+                           f"{client.scheduler.address}`, or raise the cluster's 'timeout'"
+                           ) from None
+
+
 def _allowed_failures(client) -> int:
     """The scheduler's own ``allowed-failures`` (an existing scheduler has its own config)."""
     return client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.allowed_failures)
+
+
+@contextmanager
+def _port_taken_is_no_news() -> Iterator[None]:
+    """Hide Dask's warning that the dashboard's port is taken (another run holds 8787): the
+    dashboard moves to a free port, and the ``dashboard:`` log line gives the one it got."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", r"Port \d+ is already in use", UserWarning)
+        yield
 
 
 def _local_cluster(options: dict, workers: int | None):
     from distributed import LocalCluster
 
     count = workers or options.get("workers") or os.cpu_count() or 1
-    return LocalCluster(
-        n_workers=count,
-        threads_per_worker=options.get("threads_per_worker", 1),
-        processes=True,
-        memory_limit=options.get("memory_limit", "auto"),
-        dashboard_address=options.get("dashboard_address", "127.0.0.1:8787"),
-        silence_logs=logging.ERROR,
-    )
+    with _port_taken_is_no_news():
+        return LocalCluster(
+            n_workers=count,
+            threads_per_worker=options.get("threads_per_worker", 1),
+            processes=True,
+            memory_limit=options.get("memory_limit", "auto"),
+            dashboard_address=options.get("dashboard_address", "127.0.0.1:8787"),
+            silence_logs=logging.ERROR,
+        )
 
 
 @contextmanager
@@ -105,6 +170,8 @@ def open_client(
 ) -> Iterator:
     """Yield a connected ``distributed.Client``; command-line choices override ``spec``."""
     from distributed import Client
+
+    adopt_dask_logging()
 
     kind, options = spec.kind, dict(spec.options)
     if scheduler:
@@ -122,7 +189,8 @@ def open_client(
                 clusters: list = []  # the handler needs the jobs, and must outlive the cluster
                 stack.enter_context(cancel_on_signals(
                     lambda: [job for c in clusters for job in slurm_job_ids(c)]))
-                cluster = stack.enter_context(slurm_cluster(options, workers))
+                with _port_taken_is_no_news():
+                    cluster = stack.enter_context(slurm_cluster(options, workers))
                 clusters.append(cluster)
                 client = Client(cluster)
             elif kind == "address":
@@ -134,12 +202,14 @@ def open_client(
             where = options.get("address") or options.get("path") or kind
             raise ClusterError(f"cannot reach the Dask scheduler at {where}: {exc}") from None
         stack.enter_context(client)
+        if kind in ("address", "scheduler-file"):
+            _wait_for_a_worker(client, timeout)
         if kind == "slurm":
             wanted = workers or options.get("workers", 1)
             wait_for_slurm_workers(client, cluster, wanted,
                                     float(options.get("timeout", SLURM_TIMEOUT)),
                                     options.get("log_directory"))
-        log(f"dashboard: {client.dashboard_link}; a task whose worker dies is retried up to "
+        log(f"dashboard: {dashboard_link(client)}; a task whose worker dies is retried up to "
             f"{_allowed_failures(client)} times")
         check_versions(client)
         yield client

@@ -86,9 +86,10 @@ def open_runner(spec: ClusterSpec | None, problems: list[str], *, local: bool = 
 
 def _failed(job: Job, stats: RunStats, plan: JobPlan) -> JobError:
     first = stats.failures[0]
-    return JobError(f"job {job.name}: {len(stats.failures)} tasks failed, first: {first}; the "
-                    f"{stats.tasks} tasks that finished are kept in the store, and a rerun "
-                    "computes only what is missing")
+    failed = len(stats.failures)
+    return JobError(f"job {job.name}: {failed} task{'s' * (failed != 1)} failed, first: "
+                    f"{first}; the {stats.tasks} tasks that finished are kept in the store, "
+                    "and a rerun computes only what is missing")
 
 
 def run_job(job: Job, output: Path, state: Path, store: Store, runner: Runner, threads: int,

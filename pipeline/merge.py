@@ -136,32 +136,43 @@ class TableMerge:
         self.store.drop(self.plan.job.name, self.name, point.point_id, record.lo)
         self.bad.append(Bad(self.name, point.point_id, record.lo, reason))
 
-    def _load(self, point: PointPlan, record: Record) -> pa.Table | None:
-        """A record's rows, verified; None (and the record dropped) if they fail."""
+    def _loaded(self, point: PointPlan, records: list[Record]
+                ) -> Iterator[tuple[Record, pa.Table]]:
+        """The rows of each of ``records`` (in order), verified; a record that fails is dropped
+        (and reported) instead.  Payloads are read in one pass, one at a time."""
         job = self.plan.job.name
-        full = next(iter(self.store.db.execute(
-            "SELECT payload FROM records WHERE job=? AND tbl=? AND point=? AND lo=?",
-            (job, self.name, point.point_id, record.lo))), (None,))[0]
-        problem = self.plan.job.problem.name
-        if full is not None:
-            expected = record_checksum(problem, record.version, self.name, point.point_id,
-                                       record.lo, record.hi, full)
-            if expected != record.checksum:
-                self._drop(point, record, "checksum mismatch (corrupt, truncated or moved)")
-                return None
-            try:
-                table = from_ipc(full)
-            except (pa.ArrowInvalid, OSError) as exc:
-                self._drop(point, record, f"unreadable payload: {exc}")
-                return None
-            if table.num_rows != record.rows or not table.schema.equals(
-                    self.spec.compute_schema()):
-                self._drop(point, record, "rows or columns differ from the record's")
-                return None
-            return table
+        wanted = {r.lo: r for r in records}
+        for stored in self.store.records(job, self.name, point.point_id, payloads=True):
+            record = wanted.get(stored.lo)
+            if record is None:
+                continue
+            if stored.payload is None:  # compacted: the rows are in the published generation
+                rows = self._published(point, record)
+            else:
+                rows = self._check(point, stored)
+            if rows is not None:
+                yield record, rows
+
+    def _check(self, point: PointPlan, record: Record) -> pa.Table | None:
+        expected = record_checksum(self.plan.job.problem.name, record.version, self.name,
+                                   point.point_id, record.lo, record.hi, record.payload)
+        if expected != record.checksum:
+            self._drop(point, record, "checksum mismatch (corrupt, truncated or moved)")
+            return None
+        try:
+            table = from_ipc(record.payload)
+        except (pa.ArrowInvalid, OSError) as exc:
+            self._drop(point, record, f"unreadable payload: {exc}")
+            return None
+        if table.num_rows != record.rows or not table.schema.equals(self.spec.compute_schema()):
+            self._drop(point, record, "rows or columns differ from the record's")
+            return None
+        return table
+
+    def _published(self, point: PointPlan, record: Record) -> pa.Table | None:
         old = self.old
-        row = None if old is None else self.store.placement(job, old.gen, self.name,
-                                                            point.point_id, record.lo)
+        row = None if old is None else self.store.placement(
+            self.plan.job.name, old.gen, self.name, point.point_id, record.lo)
         if row is None or not old.verified(self.name):
             self._drop(point, record, "compacted, and not in the published table")
             return None
@@ -176,10 +187,7 @@ class TableMerge:
                     self.rows += piece.num_rows
                     yield piece
                 continue
-            for record in records:
-                rows = self._load(point, record)
-                if rows is None:
-                    continue
+            for record, rows in self._loaded(point, records):
                 self.placements.append(Placement(self.name, point.point_id, record.lo,
                                                  self.rows))
                 self._finger.append(record.checksum)
@@ -192,10 +200,7 @@ class TableMerge:
         keys = list(spec.keys)
         totals: dict[tuple, dict[str, int | float]] = {}
         units, cpu = 0, 0.0
-        for record in records:
-            rows = self._load(point, record)
-            if rows is None:
-                continue
+        for record, rows in self._loaded(point, records):
             self._finger.append(record.checksum)
             units += record.hi - record.lo
             cpu += record.cpu

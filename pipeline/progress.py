@@ -14,7 +14,7 @@ import sys
 import time
 from typing import TextIO
 
-__all__ = ["Progress", "log", "warn", "setup_logging", "LOGGER"]
+__all__ = ["Progress", "log", "warn", "setup_logging", "adopt_dask_logging", "LOGGER"]
 
 LOGGER = logging.getLogger("boardsweep")
 
@@ -57,8 +57,8 @@ def setup_logging(verbosity: int = 0, log_file: str | None = None,
         handler.setFormatter(_Format(stamped))
         handler._boardsweep = True  # type: ignore[attr-defined]
         logger = logging.getLogger(name)
-        for old in list(logger.handlers):
-            if getattr(old, "_boardsweep", False):
+        for old in list(logger.handlers):  # ours from before, and Dask's own stream handler
+            if getattr(old, "_boardsweep", False) or type(old) is logging.StreamHandler:
                 logger.removeHandler(old)
         logger.addHandler(handler)
         logger.propagate = False
@@ -66,6 +66,17 @@ def setup_logging(verbosity: int = 0, log_file: str | None = None,
             logger.setLevel(level)
         else:
             logger.setLevel(logging.DEBUG if verbosity >= 1 else logging.WARNING)
+
+
+def adopt_dask_logging() -> None:
+    """Once Dask is imported (it adds a handler of its own): keep only ours on its loggers, so
+    each of its lines is printed once, in our format."""
+    for name in ("distributed", "dask_jobqueue"):
+        logger = logging.getLogger(name)
+        if any(getattr(h, "_boardsweep", False) for h in logger.handlers):
+            for old in list(logger.handlers):
+                if not getattr(old, "_boardsweep", False):
+                    logger.removeHandler(old)
 
 
 def _clock(seconds: float) -> str:

@@ -39,11 +39,12 @@ from .merge import Bad, Published, TableMerge
 from .plan import JobPlan
 from .progress import log, warn
 from .run import RunStats
+from .spec import Job
 from .store import Placement, Store
 from .tables import file_digest, read_parquet, write_parquet
 
 __all__ = ["publish", "Recompute", "RunInfo", "prepare_state", "check_job_folder",
-           "RUNS_SCHEMA"]
+           "table_metadata", "RUNS_SCHEMA"]
 
 RUNS_SCHEMA = pa.schema([
     ("run", pa.int64()), ("started", pa.timestamp("ms", "UTC")),
@@ -160,6 +161,18 @@ def _plain(value):
     return value
 
 
+def table_metadata(job: Job) -> dict[str, str]:
+    """Key-value metadata for a table's footer: who made it, from what, with which code."""
+    params = {k: v for k, v in job.params.items()}
+    if job.source is not None:
+        params[job.problem.set_key] = {"file": job.source.path, "sha256": job.source.digest}
+    return {"boardsweep.version": package_version("boardsweep"),
+            "boardsweep.problem": job.problem.name,
+            "boardsweep.problem_version": job.problem.version,
+            "boardsweep.job": job.name,
+            "boardsweep.params": json.dumps(_plain(params), default=str)}
+
+
 def _runs(old: Published | None, row: dict) -> pa.Table:
     """The job's run history: the old generation's rows and this run's."""
     rows = []
@@ -196,13 +209,11 @@ def publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunInf
     folder = output / job.name
     old = Published.find(folder)
     gen = old.gen + 1 if old else 1
+    log(f"{job.name}: merging and publishing generation {gen}")
     new = Path(tempfile.mkdtemp(dir=state / "tmp", prefix=f"{job.name}.{gen}."))
     (new / "_boardsweep").mkdir()
     problem = job.problem
-    meta = {"boardsweep.version": package_version("boardsweep"),
-            "boardsweep.problem": problem.name, "boardsweep.problem_version": plan.version,
-            "boardsweep.job": job.name, "boardsweep.params": json.dumps(_plain(job.params)),
-            "boardsweep.generation": str(gen)}
+    meta = {**table_metadata(job), "boardsweep.generation": str(gen)}
     tables: dict[str, dict] = {}
     placements: list[Placement] = []
     bad: list[Bad] = []
@@ -237,7 +248,7 @@ def publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunInf
         "started": int(info.started * 1000), "finished": int(finished * 1000),
         "generation": gen,
         "tasks_run": stats.tasks, "tasks_reused": records - stats.tasks,
-        "units_run": stats.units, "units_reused": plan.units_done, "units": plan.units,
+        "units_run": stats.units, "units_reused": plan.units - stats.units, "units": plan.units,
         "workers": info.workers, "cpu_seconds": stats.cpu_seconds,
         "wall_seconds": finished - info.started, "boardsweep_version":
             package_version("boardsweep"), "problem_version": plan.version,

@@ -42,24 +42,44 @@ def _png(figure) -> bytes:
     return buffer.getvalue()
 
 
-def report(results: Path, out: TextIO) -> int:
-    """Print and draw every job's report under ``results``; return how many jobs were shown."""
-    folder = results / REPORT_FOLDER
-    sections: list[str] = []
-    shown = 0
+def _jobs(results: Path):
+    """``(job name, problem, {table: loader})`` for every published job under ``results``,
+    then for every loose table file a one-shot command wrote (its footer names its problem)."""
+    inside = set()
     for manifest_path in sorted(results.glob("*/_boardsweep/manifest.json")):
-        job_folder = manifest_path.parent.parent
+        folder = manifest_path.parent.parent
+        inside.add(folder)
         try:
             manifest = json.loads(manifest_path.read_text())
             problem = solvers.get(manifest["problem"])
         except (OSError, ValueError, KeyError, ParamError) as exc:
             warn(f"{manifest_path}: skipped ({exc})")
             continue
+        yield folder.name, problem, {name: _loader(folder / f"{name}.parquet")
+                                     for name in manifest.get("tables", {})}
+    for path in sorted(results.rglob("*.parquet")):
+        if any(parent in inside for parent in path.parents) or REPORT_FOLDER in path.parts:
+            continue
+        try:
+            schema = pq.read_schema(path)
+            meta = {k.decode(): v.decode() for k, v in (schema.metadata or {}).items()}
+            problem = solvers.get(meta["boardsweep.problem"])
+        except (OSError, KeyError, ValueError, ParamError):
+            continue
+        names = [t.name for t in problem.tables if t.schema().names == schema.names]
+        if names:
+            name = str(path.relative_to(results).with_suffix("")).replace("/", "-")
+            yield name, problem, {names[0]: _loader(path)}
+
+
+def report(results: Path, out: TextIO) -> int:
+    """Print and draw every job's report under ``results``; return how many were shown."""
+    folder = results / REPORT_FOLDER
+    sections: list[str] = []
+    shown = 0
+    for job, problem, tables in _jobs(results):
         if problem.report is None:
             continue
-        job = job_folder.name
-        tables = {name: _loader(job_folder / f"{name}.parquet")
-                  for name in manifest.get("tables", {})}
         built = problem.report(job, tables)
         parts = [f"<h2>{html.escape(job)} ({html.escape(problem.name)})</h2>"]
         for title, frame in built.tables:

@@ -60,19 +60,20 @@ class BundleSource:
         raise NotImplementedError
 
 
-# a runner takes a bundle source and yields (bundle, outcomes, error) as each finishes
-Runner = Callable[[BundleSource], Iterator[tuple[Bundle, list[Outcome] | None,
-                                                 BaseException | None]]]
+# a runner takes a bundle source and yields batches of (bundle, outcomes, error), each batch
+# the bundles that finished since the last one (the loop commits its records per batch)
+Done = tuple[Bundle, list[Outcome] | None, BaseException | None]
+Runner = Callable[[BundleSource], Iterator[list[Done]]]
 
 
-def local_runner(source: BundleSource):
+def local_runner(source: BundleSource) -> Iterator[list[Done]]:
     """Run every bundle here, one after another (small jobs, judge, tests)."""
     while (bundle := source.next()) is not None:
         func, *args = bundle.call()
         try:
-            yield bundle, func(*args), None
+            yield [(bundle, func(*args), None)]
         except Exception as exc:  # noqa: BLE001 - reported like a worker's error
-            yield bundle, None, exc
+            yield [(bundle, None, exc)]
 
 
 def dask_runner(client, threads: int) -> Runner:
@@ -111,14 +112,16 @@ def dask_runner(client, threads: int) -> Runner:
 
         refill()
         while flying:
+            batch = []
             for future in done.next_batch(block=True):
                 bundle = flying.pop(future)
                 if future.status == "error":
-                    yield bundle, None, plain(future.exception())
+                    batch.append((bundle, None, plain(future.exception())))
                 else:
-                    yield bundle, future.result(), None
+                    batch.append((bundle, future.result(), None))
                 future.release()
-            refill()
+            refill()  # the workers get more before the driver stores what came back
+            yield batch
 
     return run
 
@@ -169,7 +172,8 @@ class _Packer(BundleSource):
 
 def execute(plan: JobPlan, runner: Runner, store: Store, task_seconds: float,
             label: str) -> RunStats:
-    """Run every task of ``plan``, each result stored as a record the moment it arrives."""
+    """Run every task of ``plan``; results are stored as records and committed each time a
+    batch of bundles comes back, so a kill loses at most the bundles in flight."""
     stats = RunStats()
     job = plan.job
     todo = plan.todo_seconds()
@@ -180,33 +184,41 @@ def execute(plan: JobPlan, runner: Runner, store: Store, task_seconds: float,
     packer = _Packer(plan, plan.tasks(task_seconds), lambda t: job.rows(t.lo, t.hi)
                      if job.source is not None else None)
     try:
-        for bundle, outcomes, error in runner(packer):
-            stats.bundles += 1
-            if error is not None:
-                if isinstance(error, WorkerLost) and len(bundle.tasks) > 1:
-                    packer.retries.extend(bundle.tasks)  # find the task that kills workers
-                    continue
-                outcomes = [Outcome(None, "", 0, 0.0, f"{type(error).__name__}: {error}")
-                            ] * len(bundle.tasks)
-            measured = estimated = 0.0
-            for task, outcome in zip(bundle.tasks, outcomes, strict=True):
-                estimated += task.seconds
-                measured += outcome.cpu
-                progress.advance(task.seconds, ok=outcome.error is None)
-                if outcome.error is not None:
-                    stats.failures.append(f"{task.plan.point.label} ({task.plan.table}, units "
-                                          f"{task.lo}..{task.hi - 1}): {outcome.error}")
-                    if outcome.detail:
-                        stats.details.append(outcome.detail)
-                    continue
-                store.add(job.name, Record(task.plan.table, task.plan.point_id, task.lo,
-                                           task.hi, outcome.rows, outcome.cpu, outcome.checksum,
-                                           plan.version, outcome.payload))
-                stats.tasks += 1
-                stats.units += task.hi - task.lo
-                stats.cpu_seconds += outcome.cpu
-            packer.learn(estimated, measured)
+        for batch in runner(packer):
+            for bundle, outcomes, error in batch:
+                _take(bundle, outcomes, error, packer, store, stats, progress, plan)
+            store.commit()  # what came back is safe before the next wait
     finally:
         store.commit()
         progress.close()
     return stats
+
+
+def _take(bundle: Bundle, outcomes, error, packer: _Packer, store: Store, stats: RunStats,
+          progress: Progress, plan: JobPlan) -> None:
+    """Store a finished bundle's records, count its tasks, note its failures."""
+    stats.bundles += 1
+    if error is not None:
+        if isinstance(error, WorkerLost) and len(bundle.tasks) > 1:
+            packer.retries.extend(bundle.tasks)  # find the task that kills workers
+            return
+        outcomes = [Outcome(None, "", 0, 0.0, f"{type(error).__name__}: {error}")
+                    ] * len(bundle.tasks)
+    measured = estimated = 0.0
+    for task, outcome in zip(bundle.tasks, outcomes, strict=True):
+        estimated += task.seconds
+        measured += outcome.cpu
+        progress.advance(task.seconds, ok=outcome.error is None)
+        if outcome.error is not None:
+            stats.failures.append(f"{task.plan.point.label} ({task.plan.table}, units "
+                                  f"{task.lo}..{task.hi - 1}): {outcome.error}")
+            if outcome.detail:
+                stats.details.append(outcome.detail)
+            continue
+        store.add(plan.job.name, Record(task.plan.table, task.plan.point_id, task.lo, task.hi,
+                                        outcome.rows, outcome.cpu, outcome.checksum,
+                                        plan.version, outcome.payload))
+        stats.tasks += 1
+        stats.units += task.hi - task.lo
+        stats.cpu_seconds += outcome.cpu
+    packer.learn(estimated, measured)

@@ -25,7 +25,7 @@ from solvers.schema import ParamError
 from .errors import InputError
 from .tables import ParquetRows, check_columns, file_digest
 
-__all__ = ["InputSet", "load_set", "set_from_text", "set_from_table"]
+__all__ = ["InputSet", "load_set", "set_from_text", "set_from_table", "decode_text"]
 
 
 @dataclass
@@ -50,7 +50,8 @@ class InputSet:
                              self.path)
         if self._reader is None:
             self._reader = ParquetRows(self.path)
-        names = [c.name for c in self.spec.columns]
+        present = set(self._reader._file.schema_arrow.names)
+        names = [c.name for c in self.spec.columns if c.name in present]
         return check_columns(self._reader.read(lo, hi, names), self.spec, self.path, lo)
 
     def cost_of(self, lo: int, hi: int) -> np.ndarray:
@@ -59,6 +60,31 @@ class InputSet:
 
     def __getstate__(self):  # a set never travels to workers whole
         raise TypeError("an InputSet stays in the driver: send rows with the task")
+
+
+def decode_text(data: bytes, source: str, what: str) -> str:
+    """``data`` as UTF-8 text (a UTF-8 byte-order mark dropped), or :class:`InputError` naming
+    ``source`` and the line of the first byte that is not text; ``what`` says what text was
+    expected (``a YAML config``).  The one check of every text input: configs, seed files,
+    stdin."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError(f"is UTF-16 text (it starts with a UTF-16 byte-order mark): expected "
+                         f"{what} in UTF-8", source, 1)
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError(f"byte 0x{data[exc.start]:02x} at column {column} is not UTF-8: "
+                         f"expected {what} in UTF-8", source, line) from None
+    if "\0" in text:
+        at = text.index("\0")
+        line = text.count("\n", 0, at) + 1
+        raise InputError(f"a NUL byte at column {at - (text.rfind(chr(10), 0, at) + 1) + 1}: "
+                         f"not a text file (expected {what})", source, line)
+    return text
 
 
 def _stamp(path: str) -> tuple[int, int]:
@@ -84,6 +110,11 @@ def _checked(problem: InstanceProblem, table: pa.Table, source: str, first: int,
     return table, costs
 
 
+def _not_empty(rows: int, problem: InstanceProblem, source: str) -> None:
+    if rows == 0:
+        raise InputError(f"holds no {problem.set_key}: a set needs at least one", source)
+
+
 def _distinct(ids: np.ndarray, id_column: str, source: str) -> None:
     """InputError naming the first id that appears twice."""
     order = np.argsort(ids, kind="stable")
@@ -100,24 +131,23 @@ def set_from_table(problem: InstanceProblem, table: pa.Table, source: str, diges
                    options: Mapping) -> InputSet:
     """A set held in memory (read from text or stdin), checked."""
     table, costs = _checked(problem, table, source, 0, options)
-    if table.num_rows == 0:
-        raise InputError(f"the {problem.set_key} set is empty", source)
+    _not_empty(table.num_rows, problem, source)
     _distinct(table.column(problem.id_column).to_numpy(), problem.id_column, source)
     return InputSet(source, digest, table.num_rows, costs, table=table, spec=problem.set_table)
 
 
 def set_from_text(problem: InstanceProblem, path: str, options: Mapping) -> InputSet:
     """A seed-format text file read through the problem's format, checked."""
+    if os.path.isdir(path):
+        raise InputError("is a folder: expected a seed-format text file", path)
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", path) from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError("not a UTF-8 text file (seed-format text expected)", path) from None
-    if "\0" in text:
-        raise InputError("not a text file: it holds NUL bytes", path)
+    if data.startswith(b"PAR1"):
+        raise InputError(f"is a Parquet file: expected {problem.name} seed-format text (a "
+                         "Parquet set is read as it is, with {parquet: FILE})", path)
+    text = decode_text(data, path, f"{problem.name} seed-format text")
     try:
         table = problem.read_text(text)
     except FormatError as exc:
@@ -127,17 +157,15 @@ def set_from_text(problem: InstanceProblem, path: str, options: Mapping) -> Inpu
 
 def load_set(problem: InstanceProblem, kind: str, path: str, options: Mapping) -> InputSet:
     """The set of ``{ingest: path}`` (text) or ``{parquet: path}``, checked whole."""
-    if not os.path.isfile(path):
-        raise InputError(f"no such file ({kind} set of {problem.set_key})", path)
+    if kind == "ingest":
+        return set_from_text(problem, path, options)
+    if os.path.isdir(path):
+        raise InputError("is a folder: expected a Parquet file", path)
     try:
         with open(path, "rb") as handle:
             magic = handle.read(4)
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", path) from None
-    if kind == "ingest":
-        if magic == b"PAR1":
-            raise InputError("is a Parquet file: name it with {parquet: FILE}", path)
-        return set_from_text(problem, path, options)
     if magic != b"PAR1":
         raise InputError("is not a Parquet file (seed-format text goes in {ingest: FILE})", path)
     stamp = _stamp(path)
@@ -145,12 +173,10 @@ def load_set(problem: InstanceProblem, kind: str, path: str, options: Mapping) -
         reader = ParquetRows(path)
     except (OSError, pa.ArrowInvalid) as exc:
         raise InputError(f"cannot read Parquet: {exc}", path) from None
-    names = [c.name for c in problem.set_table.columns]
-    present = set(reader._file.schema_arrow.names)
-    missing = [n for n in names if n not in present]
-    if missing:
-        raise InputError(f"not a {problem.name} {problem.set_key} set: missing column(s) "
-                         f"{', '.join(missing)} (expected {', '.join(names)})", path)
+    schema = reader._file.schema_arrow
+    names = [c.name for c in problem.set_table.columns if c.name in schema.names]
+    check_columns(schema.empty_table(), problem.set_table, path, 0,
+                  f"{problem.name} {problem.set_key} set")  # columns and types, before any row
     ids, costs = [], []
     try:
         for first, piece in reader.batches(names):
@@ -159,8 +185,7 @@ def load_set(problem: InstanceProblem, kind: str, path: str, options: Mapping) -
             costs.append(cost)
     except (OSError, pa.ArrowInvalid) as exc:
         raise InputError(f"cannot read Parquet: {exc}", path) from None
-    if reader.rows == 0:
-        raise InputError(f"the {problem.set_key} set is empty (no rows)", path)
+    _not_empty(reader.rows, problem, path)
     _distinct(np.concatenate(ids), problem.id_column, path)
     return InputSet(path, file_digest(path), reader.rows, np.concatenate(costs), stamp=stamp,
                     spec=problem.set_table)

@@ -21,12 +21,19 @@ from .errors import ClusterError
 from .progress import log
 
 __all__ = ["slurm_settings", "squeue_states", "slurm_cluster", "slurm_job_ids",
-           "wait_for_slurm_workers", "cancel_on_signals", "SLURM_TIMEOUT"]
+           "wait_for_slurm_workers", "cancel_on_signals", "SLURM_TIMEOUT", "JOBQUEUE_KEYS",
+           "OWN_KEYS"]
 
 SLURM_TIMEOUT = 600.0  # seconds for the first Slurm worker job to start and connect
 SLURM_GATHER = 30.0  # then at most this long for the other worker jobs before work starts
 SLURM_JOB_NAME = "boardsweep-worker"
 SIGNAL_GRACE = 20.0  # seconds a run interrupted on Slurm has to clean up before it just exits
+# keys of cluster: {kind: slurm} handed to dask-jobqueue's SLURMCluster as they are
+JOBQUEUE_KEYS = ("cores", "memory", "walltime", "queue", "account", "job_name",
+                 "job_script_prologue", "local_directory", "log_directory", "interface")
+# boardsweep's own keys, and those rebuilt into other SLURMCluster arguments
+OWN_KEYS = {"workers", "timeout", "allowed_failures", "task_seconds", "dashboard_address",
+            "job_extra", "job_extra_directives"}
 SLURM_ENDED = {"BOOT_FAIL", "CANCELLED", "COMPLETED", "DEADLINE", "FAILED", "NODE_FAIL",
                "OUT_OF_MEMORY", "PREEMPTED", "TIMEOUT"}
 
@@ -34,14 +41,21 @@ SLURM_ENDED = {"BOOT_FAIL", "CANCELLED", "COMPLETED", "DEADLINE", "FAILED", "NOD
 def slurm_settings(options: dict) -> dict:
     """``SLURMCluster`` keyword arguments for the options of ``cluster: {kind: slurm, ...}``.
 
+    Only :data:`JOBQUEUE_KEYS` pass through as they are (lists as lists: the checked config
+    holds tuples); boardsweep's own keys (:data:`OWN_KEYS`: ``workers``, ``timeout``,
+    ``allowed_failures``, ``task_seconds``) never reach dask-jobqueue, whose ``Job`` refuses
+    a keyword it does not know (a ``TypeError`` when the first worker job is made).
+
     One worker process per job with ``cores`` threads, running this interpreter
     (``sys.executable``) so that it imports the same boardsweep.  Without ``walltime`` the job
     script asks for no time limit and the partition's default applies (dask-jobqueue would
     otherwise ask for 30 minutes and lose a long sweep's workers midway).
     """
-    skip = {"workers", "timeout", "dashboard_address", "job_extra", "job_extra_directives",
-            "allowed_failures", "task_seconds"}  # boardsweep's own keys, and those rebuilt below
-    settings = {k: v for k, v in options.items() if k not in skip}
+    unknown = set(options) - set(JOBQUEUE_KEYS) - OWN_KEYS
+    if unknown:  # a key added to pipeline.spec but not here: a bug, not bad input
+        raise ValueError(f"slurm_settings: no rule for the key(s) {', '.join(sorted(unknown))}")
+    settings = {k: list(v) if isinstance(v, tuple | list) else v
+                for k, v in options.items() if k in JOBQUEUE_KEYS}
     settings.setdefault("cores", 1)
     settings.setdefault("memory", "2GB")
     settings.setdefault("job_name", SLURM_JOB_NAME)
@@ -50,9 +64,6 @@ def slurm_settings(options: dict) -> dict:
     # job_extra is the name dask-jobqueue used before 0.8; both are accepted
     settings["job_extra_directives"] = [*options.get("job_extra_directives", ()),
                                         *options.get("job_extra", ())]
-    for key in ("job_script_prologue",):
-        if key in settings:
-            settings[key] = list(settings[key])
     if "walltime" not in options:
         settings["job_directives_skip"] = ["#SBATCH -t "]
     settings["scheduler_options"] = {

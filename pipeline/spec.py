@@ -9,7 +9,6 @@ relative to the config file.  Instance sets named by a job are read and checked 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +34,7 @@ from solvers.schema import (
 )
 
 from .errors import InputError
-from .sets import InputSet, load_set
+from .sets import InputSet, decode_text, load_set
 
 __all__ = ["Config", "ClusterSpec", "Job", "load_config", "make_job", "cluster_spec",
            "JOB_NAME", "ADDRESS", "CLUSTER_KINDS", "state_folder"]
@@ -80,7 +79,8 @@ TOP = Record({
     "output": Field(Text(most=1024, what="a folder name")),
     "state": Field(Text(most=1024, what="a folder name")),
     "cluster": Field(Raw()),  # checked by cluster_spec, for its kind
-    "jobs": Field(Raw(), required=True),  # checked job by job
+    "jobs": Field(ListOf(Raw(), unique=False, what="a non-empty list of jobs"),
+                  required=True),  # each job checked by its problem
 }, "a mapping with 'jobs' (and optionally 'output', 'state', 'cluster')")
 JOB_KEYS = ("name", "problem")
 
@@ -150,28 +150,42 @@ class _Lines:
     """YAML read with the line of every mapping key and list item, by key path."""
 
     def __init__(self, text: str, path: str):
+        self.path = path
+        self.lines: dict[tuple, int] = {}
+        self._seen: set[int] = set()
         loader = yaml.SafeLoader(text)
         try:
             node = loader.get_single_node()
+            if node is not None:
+                self._walk(node, ())  # before construction, which merges '<<' keys in place
             self.data = loader.construct_document(node) if node is not None else None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            context = getattr(exc, "context", None)
+            if context and problem.startswith("but "):  # "expected a single document ..."
+                problem = f"{context} {problem}"
             raise InputError(f"malformed YAML: {problem}", path,
                              mark.line + 1 if mark else None) from None
         finally:
             loader.dispose()
-        self.lines: dict[tuple, int] = {}
-        if node is not None:
-            self._walk(node, ())
 
     def _walk(self, node: yaml.Node, key: tuple) -> None:
         self.lines.setdefault(key, node.start_mark.line + 1)
+        if id(node) in self._seen:  # an alias: walked once (a chain of aliases stays linear)
+            return
+        self._seen.add(id(node))
         if isinstance(node, yaml.MappingNode):
+            first: dict[str, int] = {}
             for k, v in node.value:
                 name = k.value if isinstance(k, yaml.ScalarNode) else None
                 if name is not None:
-                    self.lines[(*key, name)] = k.start_mark.line + 1
+                    line = k.start_mark.line + 1
+                    if name in first:  # YAML would keep the last silently
+                        raise InputError(f"duplicate key '{name}' (also at line {first[name]})",
+                                         self.path, line)
+                    first[name] = line
+                    self.lines[(*key, name)] = line
                     self._walk(v, (*key, name))
         elif isinstance(node, yaml.SequenceNode):
             for i, item in enumerate(node.value):
@@ -186,31 +200,25 @@ class _Lines:
 
 
 def _read_text(path: str) -> str:
+    if Path(path).is_dir():
+        raise InputError("cannot read config: it is a folder, expected a YAML file", path)
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read config: {exc.strerror}", path) from None
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise InputError("not UTF-8 text: a config is a YAML text file in UTF-8", path,
-                         line) from None
-    if "\0" in text:
-        raise InputError("not a text file: it holds NUL bytes", path,
-                         text[:text.index("\0")].count("\n") + 1)
-    return text
+    return decode_text(data, path, "a YAML config")
 
 
 # ----------------------------------------------------------------------------- jobs
 
 
 def _job_label(index: int, raw: Any) -> str:
+    """``jobs[0] (name)``, the name shown only when it is a valid one (one line, short)."""
     name = raw.get("name") if isinstance(raw, Mapping) else None
-    return f"jobs[{index}] ({name})" if isinstance(name, str) and len(name) <= 64 else \
-        f"jobs[{index}]"
+    try:
+        return f"jobs[{index}] ({JOB_NAME.check(name)})"
+    except ParamError:
+        return f"jobs[{index}]"
 
 
 def make_job(problem: Problem | str, name: str, raw: Mapping, ctx: Context,
@@ -254,8 +262,8 @@ def cluster_spec(raw: Any, ctx: Context, key: tuple = ("cluster",)) -> ClusterSp
     if kind == "slurm" and "log_directory" not in options:
         options["log_directory"] = FilePath().check(SLURM_LOG_DIRECTORY, key, ctx)
     if kind == "address" and options["address"].startswith("tls://"):
-        raise ParamError("a tls:// address needs TLS settings (tls_ca_file, tls_cert, "
-                         "tls_key), and none is set: TLS is not supported yet, use tcp://",
+        raise ParamError("a tls:// address needs the TLS settings tls_ca_file, tls_cert and "
+                         "tls_key, and boardsweep takes none of them yet: use a tcp:// address",
                          (*key, "address"))
     return ClusterSpec(kind, options)
 
@@ -273,16 +281,22 @@ def load_config(path: str | Path, select: tuple[str, ...] = ()) -> Config:
         message = f"{prefix}{exc}" if where else f"{prefix}{exc.message}"
         return InputError(message, path, lines.line(exc.key))
 
+    if raw is None:
+        raise InputError(f"empty config: expected {TOP.what}", path)
     if not isinstance(raw, Mapping):
-        raise InputError(TOP.what, path)
+        shown = {list: "a list", str: "a string"}.get(type(raw), repr(raw))
+        raise InputError(f"expected {TOP.what}, not {shown}", path, lines.line(()))
     try:
         top = TOP.check(raw, ())
         jobs_raw = raw["jobs"]
-        if not isinstance(jobs_raw, list) or not jobs_raw:
-            raise ParamError("must be a non-empty list of jobs", ("jobs",))
-        cluster = cluster_spec(raw.get("cluster"), ctx)
     except ParamError as exc:
         raise fail(exc) from None
+    try:
+        cluster = cluster_spec(raw.get("cluster"), ctx)
+    except ParamError as exc:
+        inner = ParamError(exc.message, exc.key[1:])
+        raise InputError(f"{_cluster_label(raw.get('cluster'))}: {inner}", path,
+                         lines.line(exc.key)) from None
     jobs: list[Job] = []
     seen: dict[str, int] = {}
     for i, job_raw in enumerate(jobs_raw):
@@ -311,11 +325,24 @@ def load_config(path: str | Path, select: tuple[str, ...] = ()) -> Config:
         except ParamError as exc:
             inner = ParamError(exc.message, exc.key[2:])
             raise InputError(f"{label}: {inner}", path, lines.line(exc.key)) from None
+        except InputError as exc:  # a set file: at a line of its own, or named at the job's
+            if exc.line is not None or not isinstance(problem, InstanceProblem):
+                raise
+            where = (*key, problem.set_key, next(iter(own[problem.set_key])))
+            raise InputError(f"{label}: '{key_text(where[2:])}': {exc}", path,
+                             lines.line(where)) from None
         job.line = lines.line(key)
         jobs.append(job)
     output = Path(ctx.base) / top.get("output", "results")
     state = state_folder(output, top.get("state") and str(Path(ctx.base) / top["state"]))
     return Config(path, output, state, cluster, jobs)
+
+
+def _cluster_label(raw: Any) -> str:
+    """``cluster (kind slurm)`` when the kind is known, else ``cluster``."""
+    kind = raw.get("kind", "local") if isinstance(raw, Mapping) else None
+    return f"cluster (kind {kind})" if isinstance(kind, str) and kind in CLUSTER_KINDS \
+        else "cluster"
 
 
 def task_seconds(spec: ClusterSpec, override: float | None = None) -> float:
@@ -327,17 +354,10 @@ def task_seconds(spec: ClusterSpec, override: float | None = None) -> float:
     return 10.0 if spec.kind == "local" else 300.0
 
 
-_SCHEME = re.compile(r"([a-z0-9+.-]+)://")
-
-
 def check_address(address: str) -> str:
-    """A ``--scheduler`` value: tcp:// (tls:// needs settings): InputError otherwise."""
-    match = _SCHEME.match(address or "")
-    if match and match.group(1) not in ("tcp", "tls"):
-        raise InputError(f"--scheduler {address}: unknown scheme '{match.group(1)}://': "
-                         "expected tcp://HOST:PORT")
+    """A ``--scheduler`` value, checked as a config's ``address`` is: InputError otherwise."""
     try:
         spec = cluster_spec({"kind": "address", "address": address}, Context())
     except ParamError as exc:
-        raise InputError(f"--scheduler {address}: {exc.message}") from None
+        raise InputError(f"--scheduler: {exc.message}") from None
     return spec.options["address"]

@@ -110,6 +110,7 @@ class Store:
         self.db.execute("PRAGMA auto_vacuum = INCREMENTAL")  # takes effect on a new file
         self.db.execute("PRAGMA journal_mode = WAL")
         self.db.execute("PRAGMA synchronous = NORMAL")
+        self.db.execute("PRAGMA secure_delete = OFF")  # freed payload pages are not zeroed
         self.db.executescript(_SCHEMA)
         self.db.execute("PRAGMA quick_check(1)").fetchone()
 
@@ -219,7 +220,7 @@ class Store:
                     "p.gen=? AND p.tbl=records.tbl AND p.point=records.point AND "
                     "p.lo=records.lo)", (job, table, gen))
             self.db.execute("DELETE FROM placements WHERE job=? AND gen<>?", (job, gen))
-        self.db.execute("PRAGMA incremental_vacuum")
+        self.db.executescript("PRAGMA incremental_vacuum;")  # all free pages, not one step
         self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def forget_stale(self, job: str, keep: Iterable[tuple[str, str]]) -> int:

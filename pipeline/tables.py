@@ -64,12 +64,16 @@ def check_columns(table: pa.Table, spec: Table, source: str, first_row: int = 0,
     index of the table's first row in the whole set).  Columns not declared are dropped.
     """
     names = [c.name for c in spec.columns]
-    missing = [n for n in names if n not in table.column_names]
+    missing = [c.name for c in spec.columns if c.name not in table.column_names
+               and not c.nullable]  # a nullable column left out is all nulls
     if missing:
         raise InputError(f"not a {what}: missing column(s) {', '.join(missing)} (expected "
                          f"{', '.join(names)})", source)
     out = {}
     for column in spec.columns:
+        if column.name not in table.column_names:
+            out[column.name] = pa.nulls(table.num_rows, column.type)
+            continue
         data = table.column(column.name)
         if not _kind_ok(column, data.type):
             raise InputError(f"column '{column.name}' holds {data.type}: expected "
@@ -182,8 +186,10 @@ def file_digest(path: str | Path) -> str:
 
 
 def to_ipc(table: pa.Table) -> bytes:
-    """A table as Arrow IPC stream bytes (buffers zstd-compressed when that pays)."""
-    options = ipc.IpcWriteOptions(compression="zstd" if table.nbytes > 4096 else None)
+    """A table as Arrow IPC stream bytes, zstd level 6 when that pays: about the size of the
+    same rows in Parquet (level 1 is 15% larger), at ~1.5 us a board on the worker."""
+    codec = pa.Codec("zstd", compression_level=6) if table.nbytes > 4096 else None
+    options = ipc.IpcWriteOptions(compression=codec)
     sink = pa.BufferOutputStream()
     with ipc.new_stream(sink, table.schema, options=options) as writer:
         writer.write_table(table)
@@ -199,13 +205,24 @@ def _no_space(exc: OSError) -> bool:
     return exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
-def writable_folder(path: str | Path) -> None:
-    """:class:`InputError` unless a file can be created in the folder of ``path`` (made if
-    missing) — checked before any work, so a bad output is one line and nothing written."""
-    folder = Path(path).parent if not Path(path).is_dir() else Path(path)
+def writable_folder(path: str | Path, folder: bool = False) -> None:
+    """:class:`InputError` unless ``path`` can be written: a file (or with ``folder``, a
+    folder) that is absent or of that kind, below folders that exist or can be made.
+
+    Checked before any work and without writing anything (a test file is made and dropped
+    in the nearest folder that exists), so a bad output is one line and nothing left behind.
+    """
+    path = Path(path)
+    if path.exists() and path.is_dir() != folder:
+        raise InputError(f"cannot write here: it is a {'file' if folder else 'folder'}, "
+                         f"expected a {'folder' if folder else 'file'}", str(path))
+    base = path if folder and path.is_dir() else path.absolute().parent
+    while not base.exists() and not base.is_symlink():
+        base = base.parent
+    if not base.is_dir():
+        raise InputError(f"cannot write here: {base} is a file, not a folder", str(path))
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
+        with tempfile.TemporaryFile(dir=base):
             pass
     except OSError as exc:
         raise InputError(f"cannot write here: {exc.strerror}", str(path)) from None
@@ -214,26 +231,46 @@ def writable_folder(path: str | Path) -> None:
 @contextmanager
 def atomic_file(path: str | Path) -> Iterator[Path]:
     """A private temp file beside ``path``, moved onto it when the block ends without error,
-    removed otherwise.  A full disk or a refused write is :class:`InputError` naming ``path``."""
+    removed otherwise (with the folders made for it).  A full disk or a refused write is
+    :class:`InputError` naming ``path``."""
     path = Path(path)
+    made = []  # folders this call makes, innermost first: removed again if the write fails
+    folder = path.absolute().parent
+    while not folder.exists():
+        made.append(folder)
+        folder = folder.parent
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
+        _remove_folders(made)
         raise InputError(f"cannot write: {exc.strerror}", str(path)) from None
     os.close(handle)
     temp = Path(name)
+    done = False
     try:
         yield temp
-        with open(temp, "rb") as done:
-            os.fsync(done.fileno())
+        with open(temp, "rb") as written:
+            os.fsync(written.fileno())
         os.replace(temp, path)
+        done = True
     except OSError as exc:
         if _no_space(exc) or exc.errno in (errno.EACCES, errno.EROFS, errno.EPERM):
-            raise InputError(f"cannot write: {exc.strerror}", str(path)) from None
+            raise InputError(f"cannot write: {os.strerror(exc.errno)}", str(path)) from None
         raise
     finally:
         temp.unlink(missing_ok=True)
+        if not done:
+            _remove_folders(made)
+
+
+def _remove_folders(folders: list[Path]) -> None:
+    """Remove ``folders`` (innermost first) where they are empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
 
 
 class ParquetSink:

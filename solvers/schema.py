@@ -115,17 +115,22 @@ def _bounds(lo: float | None, hi: float | None, name: str = "value") -> str:
 
 @dataclass(frozen=True)
 class Integer(Validator):
-    """An integer within ``lo..hi`` (either may be None); never a bool, a float or a string."""
+    """An integer within ``lo..hi`` (either may be None); never a bool, a float or a string.
+
+    ``name`` is what a bound is written about (``0 <= M <= 32``); by default the last mapping
+    key of the value's key path.
+    """
 
     lo: int | None = None
     hi: int | None = None
+    name: str | None = None
 
     def check(self, value, key=(), ctx=None):  # noqa: D102
         if not _is_int(value):
             raise ParamError(f"expected {self.describe()}, not {_show(value)}", key)
         if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
             raise ParamError(f"{value} is out of range: expected "
-                             f"{_bounds(self.lo, self.hi, _name(key))}", key)
+                             f"{_bounds(self.lo, self.hi, self.name or _name(key))}", key)
         return int(value)
 
     def parse(self, text, key=(), ctx=None):  # noqa: D102
@@ -134,7 +139,7 @@ class Integer(Validator):
         return self.check(int(text.strip()), key, ctx)
 
     def describe(self) -> str:  # noqa: D102
-        bounds = _bounds(self.lo, self.hi)
+        bounds = _bounds(self.lo, self.hi, self.name or "value")
         return "an integer" + (f" ({bounds})" if bounds else "")
 
 
@@ -195,8 +200,8 @@ class Text(Validator):
         if not isinstance(value, str) or not value:
             raise ParamError(f"expected {self.what}, not {_show(value)}", key)
         if len(value) > self.most:
-            raise ParamError(f"{self.what} of at most {self.most} characters, not "
-                             f"{len(value)}", key)
+            raise ParamError(f"expected {self.what}, not a string of {len(value)} characters "
+                             f"(at most {self.most})", key)
         if self.pattern is not None and not re.fullmatch(self.pattern, value):
             raise ParamError(f"expected {self.what}, not {_show(value)}", key)
         return value
@@ -224,7 +229,8 @@ def _no_repeats(values: Sequence, key: Key) -> None:
     seen = set()
     for i, v in enumerate(values):
         if v in seen:
-            raise ParamError(f"lists {v!r} twice: each value may appear once", (*key, i))
+            shown = _show(list(v) if isinstance(v, tuple) else v)
+            raise ParamError(f"{shown} is listed twice: each value may appear once", (*key, i))
         seen.add(v)
 
 
@@ -308,8 +314,10 @@ class NumberSet(Validator):
 
     def parse(self, text, key=(), ctx=None):  # noqa: D102
         items = [t.strip() for t in str(text).split(",")]
+        if len(items) == 1:
+            return self.check(Number(self.lo, self.hi).parse(items[0], key, ctx), key, ctx)
         values = [Number(self.lo, self.hi).parse(t, (*key, i)) for i, t in enumerate(items)]
-        return self.check(values if len(values) > 1 else values[0], key, ctx)
+        return self.check(values, key, ctx)
 
     def describe(self) -> str:  # noqa: D102
         bounds = _bounds(self.lo, self.hi, "each")
@@ -433,18 +441,20 @@ class Record(Validator):
 
     def check(self, value, key=(), ctx=None):  # noqa: D102
         if not isinstance(value, Mapping):
-            raise ParamError(f"expected {self.what} with keys {', '.join(self.fields)}, not "
-                             f"{_show(value)}", key)
+            raise ParamError(f"expected {self.describe()}, not {_show(value)}", key)
         for name in value:
             if name not in self.fields:
-                raise ParamError(f"unknown key: expected one of {', '.join(sorted(self.fields))}",
-                                 (*key, name))
+                known = ", ".join(sorted(self.fields))
+                if not isinstance(name, str):  # a key path holds names and list indices only
+                    raise ParamError(f"unknown key {_show(name)}: expected one of {known}", key)
+                raise ParamError(f"unknown key: expected one of {known}", (*key, name))
         out: dict = {}
         for name, spec in self.fields.items():
             if name in value:
                 out[name] = spec.validator.check(value[name], (*key, name), ctx)
             elif spec.required:
-                raise ParamError(f"missing key '{name}' ({spec.validator.describe()})", key)
+                raise ParamError(f"missing key '{name}': expected {spec.validator.describe()}",
+                                 key)
             elif spec.default is not None:
                 out[name] = spec.default
         if self.check_all is not None:
@@ -452,6 +462,8 @@ class Record(Validator):
         return out
 
     def describe(self) -> str:  # noqa: D102
+        if self.what in ("", "a mapping"):
+            return f"a mapping with keys {', '.join(self.fields)}"
         return self.what
 
 

@@ -90,7 +90,7 @@ def _write(tables, params, note):
 
 def _report(job, tables):
     table = tables["counts"]().to_pandas()
-    return Report(tables=[(f"{job}: n rooks", table[["n", "count_text", "nodes"]])])
+    return Report(tables=[("n rooks", table[["n", "count_text", "nodes"]])])
 
 
 PROBLEM = CountProblem(

@@ -56,7 +56,7 @@ from numba import njit
 
 from .. import gridtext
 from ..contract import InstanceProblem, Judge, Point
-from ..schema import Field, Flag, Integer, IntegerSet, NumberSet, ParamError, Record
+from ..schema import Field, Flag, Integer, IntegerSet, Number, NumberSet, ParamError, Record
 from . import format as text_format
 from .count import LAYER_WORDS, MAX_SLOTS, count_batch, limbs_to_int
 from .generate import MAX_SIDE, generate, seconds_per_board
@@ -356,7 +356,8 @@ def _generate(point: Point, lo: int, hi: int) -> pa.Table:
 
 
 def _check_set(boards: pa.Table) -> None:
-    """ParamError naming the first board with a bad size or bad cells."""
+    """ParamError naming the first board with a bad size, bad cells or a density outside
+    0..1 (the one a generated board gives; null for others)."""
     ids = boards.column("board_id").to_numpy()
     rows = np.asarray(boards.column("rows").to_numpy(), dtype=np.int64)
     cols = np.asarray(boards.column("cols").to_numpy(), dtype=np.int64)
@@ -364,6 +365,14 @@ def _check_set(boards: pa.Table) -> None:
     lengths = np.diff(cells.offsets)
     bad = gridtext.first_bad_grid(rows, cols, lengths, rows * cols, cells.bad_row)
     if bad is None:
+        density = boards.column("density").to_numpy(zero_copy_only=False)  # nulls: NaN
+        outside = np.flatnonzero((density < 0.0) | (density > 1.0))
+        if outside.size:
+            i = int(outside[0])
+            try:
+                _DENSITY.check(float(density[i]), ("density",))
+            except ParamError as exc:
+                raise ParamError(f"board {ids[i]}: density {exc.message}") from None
         return
     i, reason = bad
     where, r, c = f"board {ids[i]}", int(rows[i]), int(cols[i])
@@ -396,6 +405,7 @@ def _warm() -> None:
 
 
 _SIDES = IntegerSet(1, MAX_SIDE)
+_DENSITY = Number(0.0, 1.0)
 
 PROBLEM = InstanceProblem(
     name="max_rooks",
@@ -412,7 +422,7 @@ PROBLEM = InstanceProblem(
     generate_params=Record({
         "n": Field(_SIDES, required=True, doc="board sides (columns; rows too unless given)"),
         "rows": Field(_SIDES, doc="board rows: every (rows, n) pair when given"),
-        "density": Field(NumberSet(0.0, 1.0), required=True,
+        "density": Field(NumberSet(_DENSITY.lo, _DENSITY.hi), required=True,
                          doc="wall densities: each cell is a wall with this probability"),
         "count": Field(Integer(1, 10**12), required=True,
                        doc="boards per (rows, n, density) group"),

@@ -339,7 +339,7 @@ COUNTS = Table(
             "answers every M of a board side)", "nodes", "sum")),
     merge="sum", keys=("n", "queens", "rooks"))
 
-_PAIR = Pair(Integer(0, MAX_TOTAL), Integer(0, MAX_TOTAL),
+_PAIR = Pair(Integer(0, MAX_TOTAL, "M"), Integer(0, MAX_TOTAL, "N"),
              "a pair [M, N] of non-negative integers (queens, rooks)")
 
 

@@ -58,31 +58,4 @@ def test_ingest_generate_solve_report(tmp_path):
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".")]
     shown = boardsweep("report", str(tmp_path / "res"))
     assert shown.returncode == 0 and "6     6    0.25     500" in shown.stdout
-    assert (out.parent / "maxima.png").exists()
-
-
-@pytest.mark.parametrize(
-    ("args", "stdin", "message"),
-    [
-        (("solve", "queens_rooks", "-1", "3"), None,
-         "queens_rooks: M (queens) must be a non-negative integer, not -1"),
-        (("solve", "queens_rooks", "20", "20"), None,
-         "queens_rooks: M + N = 40 is out of range: expected 1 <= M + N <= 32"),
-        (("judge", "queens_rooks"), "3 1\n3\n", "<stdin>:2: expected a line 'M N'"),
-        (("judge", "queens_rooks"), "30 5\n", "<stdin>:1: M + N = 35 is too large"),
-        (("judge", "max_rooks"), "2\n..\n.Y\n0\n", "<stdin>:3:"),
-        (("judge", "max_rooks"), "2\n..\n...\n0\n", "<stdin>:3:"),
-        (("judge", "max_rooks"), "2\n..\n..\n", "<stdin>"),
-        (("generate", "max_rooks", "--n", "4", "--density", "1.5", "--count", "3", "-o",
-          "x.parquet"), None, "max_rooks: 'density' = 1.5 is out of range"),
-        (("generate", "max_rooks", "--n", "0", "--density", "0.5", "--count", "3", "-o",
-          "x.parquet"), None, "max_rooks: 'n' = 0 is out of range"),
-        (("ingest", "max_rooks", "no/such.txt", "-o", "x.parquet"), None,
-         "no/such.txt: cannot read: No such file or directory"),
-    ],
-)
-def test_bad_input_exit_2_and_nothing_written(tmp_path, args, stdin, message):
-    done = boardsweep(*args, stdin=stdin, cwd=tmp_path)
-    assert done.returncode == 2, done.stderr
-    assert message in done.stderr
-    assert done.stdout == "" and list(tmp_path.iterdir()) == []
+    assert list((tmp_path / "res" / "_report").glob("walled-maxima-*.png"))

@@ -1,4 +1,5 @@
-"""Jobs on a cluster started apart: `dask scheduler` and `dask worker` as separate processes."""
+"""Jobs on a cluster started apart: `dask scheduler` and `dask worker` as separate processes,
+found through a scheduler file or an address, all on loopback."""
 
 from __future__ import annotations
 
@@ -14,11 +15,31 @@ from pathlib import Path
 import pytest
 from distributed import Client
 
-from pipeline import results, store
+from pipeline.tables import read_parquet
 from tests.conftest import ROOT, boardsweep, run_env
 
 DASK = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
 WORKER = [sys.executable, "-m", "distributed.cli.dask_worker"]
+
+
+def _counts(path: Path) -> list[int]:
+    """The exact counts of a published counts table, in its row order."""
+    return [int(text) for text in read_parquet(path).column("count_text").to_pylist()]
+
+
+def _address(path: Path, workers: int) -> str:
+    """The scheduler's address from its file, once ``workers`` workers have joined it."""
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, "the cluster did not come up"
+        text = path.read_text() if path.exists() else ""
+        if text.endswith("}"):  # the scheduler may have written only part of it yet
+            address = json.loads(text)["address"]
+            if workers:
+                with Client(address, timeout=30) as client:
+                    client.wait_for_workers(workers, timeout=60)
+            return address
+        time.sleep(0.1)
 
 
 @contextmanager
@@ -26,10 +47,11 @@ def cluster_on_loopback(path: Path, worker_envs: list[tuple[dict, Path]]):
     """A scheduler found by the file ``path`` and one single-threaded worker per (environment,
     working directory)."""
     procs = [subprocess.Popen([*DASK, "--scheduler-file", str(path), "--host", "127.0.0.1",
-                               "--port", "0", "--no-dashboard"], env=run_env(),
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+                               "--port", "0", "--dashboard-address", "127.0.0.1:0"],
+                              env=run_env(), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)]
     procs += [subprocess.Popen([*WORKER, "--scheduler-file", str(path), "--nthreads", "1",
-                                "--host", "127.0.0.1", "--no-dashboard"], env=env,
+                                "--host", "127.0.0.1", "--no-dashboard", "--no-nanny"], env=env,
                                cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
               for env, cwd in worker_envs]
     try:
@@ -41,11 +63,11 @@ def cluster_on_loopback(path: Path, worker_envs: list[tuple[dict, Path]]):
             proc.wait(timeout=30)
 
 
-@pytest.fixture
-def scheduler_file(tmp_path):
+@pytest.fixture(scope="module")
+def scheduler_file(tmp_path_factory):
     """A scheduler and two worker processes with this interpreter's packages."""
-    workers = [(run_env(), ROOT), (run_env(), ROOT)]
-    with cluster_on_loopback(tmp_path / "scheduler.json", workers) as path:
+    path = tmp_path_factory.mktemp("cluster") / "scheduler.json"
+    with cluster_on_loopback(path, [(run_env(), ROOT), (run_env(), ROOT)]):
         yield path
 
 
@@ -64,17 +86,7 @@ def test_worker_with_another_version_is_refused(tmp_path):
     mine = package_version("boardsweep")
     envs = [(run_env(), ROOT), _other_boardsweep(tmp_path / "stale")]
     with cluster_on_loopback(tmp_path / "scheduler.json", envs) as path:
-        address = None
-        deadline = time.monotonic() + 60
-        while address is None:  # wait until both workers are in, or the check may miss one
-            assert time.monotonic() < deadline, "the cluster did not come up"
-            text = path.read_text() if path.exists() else ""
-            if text.endswith("}"):  # the scheduler may have written only part of it yet
-                address = json.loads(text)["address"]
-                with Client(address, timeout=30) as client:
-                    client.wait_for_workers(2, timeout=60)
-            else:
-                time.sleep(0.1)
+        address = _address(path, 2)  # both workers in, or the check might miss the stale one
         done = boardsweep("solve", "nqueens", "8", "--scheduler", address)
     assert done.returncode == 2, done.stderr
     assert re.search(rf"version mismatch with worker tcp://127\.0\.0\.1:\d+: boardsweep "
@@ -86,11 +98,15 @@ def test_run_on_scheduler_file_and_address(tmp_path, scheduler_file):
     config = tmp_path / "c.yaml"
     config.write_text(f"output: {tmp_path / 'out'}\n"
                       "jobs:\n  - {name: q, problem: nqueens, n: [10, 15]}\n")
+    address = _address(scheduler_file, 2)  # both workers in, so both get tasks
     done = boardsweep("run", str(config), "--scheduler-file", str(scheduler_file))
     assert done.returncode == 0, done.stderr
-    counts = store.read_table(tmp_path / "out" / "q" / "counts.parquet")
-    assert results.count_values(counts) == [724, 2279184]
-    address = json.loads(Path(scheduler_file).read_text())["address"]
+    job = tmp_path / "out" / "q"
+    assert _counts(job / "counts.parquet") == [724, 2279184]
+    assert (job / "runs.parquet").is_file() and (job / "_boardsweep" / "manifest.json").is_file()
+    # the dashboard as the scheduler bound it (127.0.0.1, a free port), and both workers ran
+    assert re.search(r"dashboard: http://127\.0\.0\.1:\d+/status;", done.stderr), done.stderr
+    assert "2 workers ready (2 threads" in done.stderr, done.stderr
     done = boardsweep("solve", "nqueens", "15", "--scheduler", address)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "2279184\n"
@@ -100,9 +116,26 @@ def test_missing_scheduler_file_times_out_with_a_message(tmp_path):
     config = tmp_path / "c.yaml"
     config.write_text("cluster: {kind: scheduler-file, path: nowhere.json, timeout: 1}\n"
                       "jobs: [{name: q, problem: nqueens, n: 4}]\n")
+    started = time.monotonic()
     done = boardsweep("run", str(config), "--output", str(tmp_path / "out"))
-    assert done.returncode == 2
-    assert "nowhere.json: scheduler file did not appear within 1 s" in done.stderr
+    assert done.returncode == 2, done.stderr
+    assert f"{tmp_path / 'nowhere.json'}: scheduler file did not appear within 1 s" \
+        in done.stderr, done.stderr
+    assert time.monotonic() - started < 30
+    assert done.stdout == "" and not (tmp_path / "out" / "q").exists()
+
+
+def test_scheduler_without_workers_is_a_clear_error(tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_text("cluster: {kind: scheduler-file, path: scheduler.json, timeout: 2}\n"
+                      "jobs: [{name: q, problem: nqueens, n: 4}]\n")
+    with cluster_on_loopback(tmp_path / "scheduler.json", []) as path:
+        address = _address(path, 0)
+        done = boardsweep("run", str(config), "--output", str(tmp_path / "out"))
+    assert done.returncode == 2, done.stderr
+    assert f"no worker joined the Dask scheduler at {address} within 2 s" in done.stderr, \
+        done.stderr
+    assert done.stdout == "" and not (tmp_path / "out" / "q").exists()
 
 
 def test_unreachable_scheduler_is_a_clear_error(tmp_path):
@@ -110,5 +143,6 @@ def test_unreachable_scheduler_is_a_clear_error(tmp_path):
     config.write_text("cluster: {kind: address, address: 'tcp://127.0.0.1:9', timeout: 2}\n"
                       "jobs: [{name: q, problem: nqueens, n: 4}]\n")
     done = boardsweep("run", str(config), "--output", str(tmp_path / "out"))
-    assert done.returncode == 2
-    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in done.stderr
+    assert done.returncode == 2, done.stderr
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in done.stderr, done.stderr
+    assert done.stdout == "" and not (tmp_path / "out" / "q").exists()

@@ -1,120 +1,217 @@
-"""Jobs end to end: fragments, merge, manifest, resume after an interruption, and a real cluster."""
+"""Jobs end to end in this process: exact results, resume, reuse, generations, verification.
+
+Each test runs ``run_job`` with the in-process runner against a real store and real Parquet
+generations, the way ``boardsweep run`` does on a cluster.
+"""
 
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
 
+import pyarrow.parquet as pq
 import pytest
-from pipeline.config import JobSpec
-from pipeline.execute import dask_runner, local_runner
 
-import solvers
-from pipeline import results, store
 from pipeline.errors import JobError
-from pipeline.jobs import run_job, solve_count
-from pipeline.plan import plan_count_job
+from pipeline.jobs import run_job
+from pipeline.plan import plan_job
+from pipeline.run import local_runner
+from pipeline.spec import make_job, state_folder
+from pipeline.store import Store
+from solvers.schema import Context
 
-A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184]
-
-
-def _counts(folder):
-    return results.count_values(store.read_table(folder / "counts.parquet"))
-
-
-def test_run_job_writes_counts_and_manifest(tmp_path):
-    job = JobSpec("q", "nqueens", {"n": "1..15"})
-    manifest = run_job(job, tmp_path, local_runner, workers=2)
-    assert _counts(tmp_path / "q") == A000170
-    saved = json.loads((tmp_path / "q" / "manifest.json").read_text())
-    assert saved["complete"] is True and saved["tasks"] == manifest["tasks"]
-    assert saved["tasks"]["failed"] == 0
-    assert saved["tasks"]["run"] == saved["tasks"]["planned"] > 15  # n = 15 is split
-    assert saved["versions"]["numba"] and saved["job"]["spec"] == {"n": "1..15"}
+Q = {1: 1, 4: 2, 5: 10, 6: 4, 7: 40, 8: 92, 9: 352, 10: 724, 11: 2680, 12: 14200}
 
 
-class Interrupt(Exception):
-    """Stands for Ctrl-C or a killed driver after some tasks finished."""
+class Bench:
+    """An output folder, its state and store, and a way to run jobs into it."""
+
+    def __init__(self, tmp_path):
+        self.output = tmp_path / "results"
+        self.state = state_folder(self.output)
+        (self.state / "tmp").mkdir(parents=True)
+        self.store = Store(self.state / "store.sqlite")
+
+    def job(self, problem, params, name="j"):
+        return make_job(problem, name, params, Context("."))
+
+    def run(self, job, target=0.05, threads=2):
+        return run_job(job, self.output, self.state, self.store, local_runner, threads, target,
+                       "test")
+
+    def table(self, job, name):
+        return pq.read_table(self.output / job / f"{name}.parquet")
+
+    def runs(self, job="j"):
+        return self.table(job, "runs").to_pylist()
 
 
-def interrupted_after(limit):
-    """A runner that runs ``limit`` tasks, then stops the run as a crash would."""
-
-    def run(calls):
-        for i, item in enumerate(local_runner(calls)):
-            if i == limit:
-                raise Interrupt
-            yield item
-
-    return run
+@pytest.fixture
+def bench(tmp_path):
+    made = Bench(tmp_path)
+    yield made
+    made.store.close()
 
 
-def test_rerun_after_interruption_computes_only_missing_tasks(tmp_path):
-    job = JobSpec("q", "nqueens", {"n": "15..16"})
-    planned = len(plan_count_job(job, solvers.get("nqueens"), 2))
-    assert planned > 5
-    with pytest.raises(Interrupt):
-        run_job(job, tmp_path, interrupted_after(5), workers=2)
-    assert len(store.existing_fragments(tmp_path, "q", "counts")) == 5
-    assert not (tmp_path / "q" / "counts.parquet").exists()
-    manifest = run_job(job, tmp_path, local_runner, workers=2)
-    assert manifest["tasks"]["skipped"] == 5
-    assert manifest["tasks"]["run"] == planned - 5
-    assert _counts(tmp_path / "q") == [2279184, 14772512]
+def _counts(table):
+    return {n: int(c) for n, c in zip(table.column("n").to_pylist(),
+                                       table.column("count_text").to_pylist(), strict=True)}
 
 
-def test_failed_task_keeps_fragments_and_reports(tmp_path):
-    job = JobSpec("q", "nqueens", {"n": "14..15"})
-
-    def flaky(calls):
-        for i, (call, result, error) in enumerate(local_runner(calls)):
-            yield call, (None if i == 1 else result), (RuntimeError("boom") if i == 1 else error)
-
-    with pytest.raises(JobError, match=r"job q: 1 of \d+ tasks failed, first: count-\w+ "
-                                       r"\(n=\d+\): RuntimeError: boom"):
-        run_job(job, tmp_path, flaky, workers=2)
-    manifest = json.loads((tmp_path / "q" / "manifest.json").read_text())
-    assert manifest["complete"] is False and manifest["tasks"]["failed"] == 1
-    rerun = run_job(job, tmp_path, local_runner, workers=2)
-    assert rerun["tasks"]["run"] == 1
-    assert _counts(tmp_path / "q") == [365596, 2279184]
+def test_counts_are_exact_and_the_published_folder_holds_only_tables(bench):
+    manifest = bench.run(bench.job("nqueens", {"n": "4..12", "solutions": True}))
+    assert _counts(bench.table("j", "counts")) == {n: Q[n] for n in range(4, 13)}
+    solutions = bench.table("j", "solutions")
+    assert solutions.num_rows == sum(Q[n] for n in range(4, 13))
+    rows = solutions.column("solution").to_pylist()
+    assert rows[:2] == [[1, 3, 0, 2], [2, 0, 3, 1]]  # n = 4, lexicographic
+    assert sorted(p.name for p in (bench.output / "j").iterdir()) == [
+        "_boardsweep", "counts.parquet", "runs.parquet", "solutions.parquet"]
+    assert manifest["generation"] == 1
+    meta = pq.read_schema(bench.output / "j" / "counts.parquet").metadata
+    assert json.loads(meta[b"boardsweep.params"])["n"] == list(range(4, 13))
+    assert meta[b"boardsweep.problem_version"].decode() == manifest["problem_version"]
 
 
-def test_real_cluster_matches_direct_call(dask_client, tmp_path):
-    job = JobSpec("q", "nqueens", {"n": [8, 13, 15]}, solutions=True)
-    manifest = run_job(job, tmp_path, dask_runner(dask_client), workers=2)
-    module = solvers.get("nqueens")
-    direct = [module.total(n)[0] for n in (8, 13, 15)]
-    assert _counts(tmp_path / "q") == direct == [92, 73712, 2279184]
-    assert manifest["tasks"]["planned"] > 3 + 15 + 15  # counting n = 15 is split too
-    sols = store.read_table(tmp_path / "q" / "solutions.parquet")
-    assert sols.num_rows == sum(direct)
-    table = solve_count("nqueens", {"n": 16}, dask_runner(dask_client), 2)
-    assert results.count_values(table) == [14772512]
+def test_a_rerun_computes_nothing_and_rewrites_no_table(bench):
+    job = bench.job("max_rooks", {"boards": {"generate": {
+        "n": [6, 9], "density": 0.3, "count": 400, "seed": 1}}, "counts": True})
+    bench.run(job)
+    before = (bench.output / "j" / "maxima.parquet").stat().st_ino
+    manifest = bench.run(job)
+    assert manifest["generation"] == 2 and manifest["tables"]["maxima"]["linked"]
+    assert (bench.output / "j" / "maxima.parquet").stat().st_ino == before
+    runs = bench.runs()
+    assert [r["tasks_run"] for r in runs] == [runs[0]["tasks_run"], 0]
+    assert runs[1]["units_reused"] == runs[1]["units"] == 800
 
 
-def test_extended_sweep_reuses_finished_points_with_any_worker_count(tmp_path):
-    first = run_job(JobSpec("q", "nqueens", {"n": "13..16"}), tmp_path, local_runner, workers=2)
-    assert first["tasks"]["points"] == 4 and first["tasks"]["points_reused"] == 0
-    wider = JobSpec("q", "nqueens", {"n": "8..16"})
-    nqueens = solvers.get("nqueens")
-    split = {w: [t.stride for t in plan_count_job(wider, nqueens, w) if t.params["n"] == 16]
-             for w in (1, 2)}
-    assert split[1] != split[2], "n = 16 must be split differently for 1 and 2 workers"
-    again = run_job(wider, tmp_path, local_runner, workers=1)
-    assert again["tasks"]["points"] == 9 and again["tasks"]["points_reused"] == 4
-    assert again["tasks"]["run"] == 5  # n = 8..12, one task each
-    assert _counts(tmp_path / "q") == [*A000170[7:15], 14772512]
+def test_an_extended_sweep_computes_only_its_new_points(bench):
+    bench.run(bench.job("nqueens", {"n": "4..9"}))
+    first = bench.runs()[0]
+    bench.run(bench.job("nqueens", {"n": "4..11"}))
+    second = bench.runs()[1]
+    done = {p.point.params["n"]: p.point.units for p in plan_job(
+        bench.job("nqueens", {"n": "4..11"}), None).points}
+    assert second["units_run"] == done[10] + done[11]
+    assert second["units_reused"] == first["units"]
+    assert _counts(bench.table("j", "counts")) == {n: Q[n] for n in range(4, 12)}
 
 
-def test_point_finished_before_a_crash_is_joined_on_rerun(tmp_path):
-    job = JobSpec("q", "nqueens", {"n": "14..15"})
-    tasks = plan_count_job(job, solvers.get("nqueens"), 2)
-    first_point = [t for t in tasks if t.point == tasks[0].point]
-    with pytest.raises(Interrupt):
-        run_job(job, tmp_path, interrupted_after(len(first_point)), workers=2)
-    joined = store.existing_fragments(tmp_path, "q", "counts-points")
-    assert joined == {tasks[0].point}
-    store.fragment_path(tmp_path, "q", "counts-points", tasks[0].point).unlink()
-    manifest = run_job(job, tmp_path, local_runner, workers=2)  # joins it again from its tasks
-    assert manifest["tasks"]["skipped"] == len(first_point)
-    assert _counts(tmp_path / "q") == A000170[13:15]
+def test_boards_do_not_depend_on_list_order_or_count(bench):
+    def boards(n, density, count, name):
+        job = bench.job("max_rooks", {"boards": {"generate": {
+            "n": n, "density": density, "count": count, "seed": 5}}}, name)
+        bench.run(job)
+        table = bench.table(name, "maxima").to_pandas()
+        return table.set_index(["rows", "density", "board_id"])["max_rooks"]
+
+    small = boards([5, 7], [0.2, 0.4], 50, "a")
+    other = boards([7, 3, 5], [0.4, 0.2], 80, "b")
+    assert other.loc[small.index].equals(small)
+
+
+def test_raising_count_computes_only_the_new_boards(bench):
+    spec = {"n": 6, "density": 0.3, "seed": 2}
+    bench.run(bench.job("max_rooks", {"boards": {"generate": {**spec, "count": 300}}}))
+    bench.run(bench.job("max_rooks", {"boards": {"generate": {**spec, "count": 500}}}))
+    runs = bench.runs()
+    assert runs[1]["units_reused"] == 300 and runs[1]["units_run"] == 200
+    table = bench.table("j", "maxima")
+    assert table.column("board_id").to_pylist() == list(range(500))
+
+
+def test_resume_with_another_task_length_reuses_every_finished_unit(bench):
+    job = bench.job("nqueens", {"n": "10..12"})
+    plan = plan_job(job, bench.store)
+    from pipeline.run import execute
+
+    execute(plan, local_runner, bench.store, 0.003, "first")  # tiny tasks, not published
+    recorded = sum(p.point.units for p in plan.points)
+    # forget a third of the records, as if the run was killed before they were committed
+    db = bench.store.db
+    keys = db.execute("SELECT tbl, point, lo FROM records WHERE job='j'").fetchall()
+    for key in keys[::3]:
+        db.execute("DELETE FROM records WHERE job='j' AND tbl=? AND point=? AND lo=?", key)
+    left = sum(hi - lo for lo, hi in db.execute("SELECT lo, hi FROM records WHERE job='j'"))
+    bench.run(job, target=10.0, threads=3)  # a different split entirely
+    run = bench.runs()[0]
+    assert run["units_reused"] == left and run["units_run"] == recorded - left
+    assert _counts(bench.table("j", "counts")) == {10: 724, 11: 2680, 12: 14200}
+
+
+def _corrupt(bench, how):
+    db = bench.store.db
+    rows = db.execute("SELECT point, lo, payload FROM records WHERE job='j' AND tbl='counts' "
+                      "ORDER BY point, lo").fetchall()
+    (p1, lo1, pay1), (p2, lo2, pay2) = rows[0], rows[-1]
+    if how == "swapped":
+        db.execute("UPDATE records SET payload=? WHERE point=? AND lo=?", (pay2, p1, lo1))
+        db.execute("UPDATE records SET payload=? WHERE point=? AND lo=?", (pay1, p2, lo2))
+    elif how == "truncated":
+        db.execute("UPDATE records SET payload=? WHERE point=? AND lo=?", (pay1[:-9], p1, lo1))
+    elif how == "flipped":
+        flipped = bytes([pay1[len(pay1) // 2] ^ 1])
+        changed = pay1[:len(pay1) // 2] + flipped + pay1[len(pay1) // 2 + 1:]
+        db.execute("UPDATE records SET payload=? WHERE point=? AND lo=?", (changed, p1, lo1))
+    elif how == "moved":  # a whole valid record copied over another one's key
+        row = db.execute("SELECT hi, rows, cpu, checksum, version, payload FROM records WHERE "
+                         "point=? AND lo=?", (p2, lo2)).fetchone()
+        db.execute("UPDATE records SET hi=?, rows=?, cpu=?, checksum=?, version=?, payload=? "
+                   "WHERE point=? AND lo=?", (*row, p1, lo1))
+
+
+@pytest.mark.parametrize("how", ["swapped", "truncated", "flipped", "moved"])
+def test_damaged_records_are_found_and_computed_again(bench, how, caplog):
+    caplog.set_level(logging.INFO, logger="boardsweep")
+    bench.run(bench.job("nqueens", {"n": "8..11"}))
+    _corrupt(bench, how)
+    bench.run(bench.job("nqueens", {"n": "8..12"}))  # the counts table is merged again
+    assert _counts(bench.table("j", "counts")) == {8: 92, 9: 352, 10: 724, 11: 2680,
+                                                   12: 14200}
+    assert "failed verification" in caplog.text
+    new = plan_job(bench.job("nqueens", {"n": 12}), None).units
+    assert bench.runs()[1]["units_run"] > new  # the damaged records were computed again
+
+
+def test_a_published_table_edited_by_hand_is_not_trusted(bench):
+    job = bench.job("max_rooks", {"boards": {"generate": {
+        "n": 5, "density": 0.3, "count": 300, "seed": 4}}})
+    bench.run(job)
+    truth = bench.table("j", "maxima")
+    path = bench.output / "j" / "maxima.parquet"
+    fake = truth.set_column(truth.schema.get_field_index("max_rooks"), "max_rooks",
+                            pq.read_table(path).column("walls"))
+    path.unlink()
+    pq.write_table(fake, path)
+    bench.run(bench.job("max_rooks", {"boards": {"generate": {
+        "n": [5, 6], "density": 0.3, "count": 300, "seed": 4}}}))
+    again = bench.table("j", "maxima").to_pandas()
+    assert again[again["rows"] == 5]["max_rooks"].tolist() == truth.column(
+        "max_rooks").to_pylist()
+
+
+def test_published_rows_are_compacted_out_of_the_store(bench):
+    job = bench.job("max_rooks", {"boards": {"generate": {
+        "n": 8, "density": 0.3, "count": 3000, "seed": 4}}})
+    bench.run(job)
+    payloads = bench.store.db.execute(
+        "SELECT count(*) FROM records WHERE job='j' AND payload IS NOT NULL").fetchone()[0]
+    assert payloads == 0
+    extended = bench.job("max_rooks", {"boards": {"generate": {
+        "n": 8, "density": 0.3, "count": 3500, "seed": 4}}})
+    bench.run(extended)  # old rows come back from the published table, checked
+    table = bench.table("j", "maxima")
+    assert table.column("board_id").to_pylist() == list(range(3500))
+
+
+def test_a_failed_task_keeps_the_published_generation_and_the_finished_records(
+        bench, toy_problems):
+    bench.run(bench.job("noop", {"units": 30}))
+    with pytest.raises(JobError, match=r"units 12\.\.12\): ValueError: unit 12 fails"):
+        bench.run(bench.job("noop", {"units": 40, "fail": [12]}))
+    assert len(bench.runs()) == 1  # generation 1 still published
+    kept = sqlite3.connect(bench.state / "store.sqlite").execute(
+        "SELECT count(*) FROM records WHERE job='j'").fetchone()[0]
+    assert kept >= 30 + 39

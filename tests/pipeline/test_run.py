@@ -44,11 +44,9 @@ def test_a_lost_bundle_is_split_so_only_the_crashing_task_fails(tmp_path, toy_pr
     lost = run_module.WorkerLost("every worker that ran it died")
 
     def runner(source):  # a bundle holding unit 7 loses its worker, as Dask reports it
-        for bundle, outcomes, error in local_runner(source):
-            if any(t.lo <= 7 < t.hi for t in bundle.tasks):
-                yield bundle, None, lost
-            else:
-                yield bundle, outcomes, error
+        for batch in local_runner(source):
+            yield [(bundle, None, lost) if any(t.lo <= 7 < t.hi for t in bundle.tasks)
+                   else (bundle, outcomes, error) for bundle, outcomes, error in batch]
 
     monkeypatch.setattr(run_module, "BUNDLE_SECONDS", 5.0)
     store = Store(tmp_path / "s.sqlite")

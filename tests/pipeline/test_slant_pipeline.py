@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pyarrow.parquet as pq
-from pipeline.config import JobSpec
-from pipeline.execute import dask_runner
 
 from pipeline.jobs import run_job
+from pipeline.publish import prepare_state
+from pipeline.run import dask_runner
+from pipeline.spec import make_job, state_folder
+from pipeline.store import Store
+from solvers.schema import Context
 from tests.conftest import ROOT, boardsweep
 
 
@@ -18,9 +21,14 @@ def test_judge_slant_seed_sample_byte_for_byte():
 
 def test_slant_job_on_cluster_and_report(tmp_path, dask_client):
     spec = {"puzzles": {"generate": {"n": [5, 8], "count": 60, "seed": 9}}}
-    manifest = run_job(JobSpec("sl", "slant", spec), tmp_path, dask_runner(dask_client), 2)
+    state = state_folder(tmp_path)
+    prepare_state(tmp_path, state)
+    store = Store(state / "store.sqlite")
+    manifest = run_job(make_job("slant", "sl", spec, Context(".")), tmp_path, state, store,
+                       dask_runner(dask_client, 2), 2, 0.2, "test")
+    store.close()
     table = pq.read_table(tmp_path / "sl" / "slant.parquet")
-    assert manifest["complete"] and table.num_rows == 120
+    assert manifest["tables"]["slant"]["rows"] == 120 and table.num_rows == 120
     assert table.column_names == ["puzzle_id", "rows", "cols", "status", "solution", "nodes",
                                   "seconds"]
     assert set(table.column("status").to_pylist()) == {"unique"}  # generated puzzles are unique

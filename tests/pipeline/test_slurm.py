@@ -16,18 +16,22 @@ import os
 import re
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
 import uuid
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
-from pipeline.config import load_config
 
-from pipeline import results, store
 from pipeline.errors import InputError
-from pipeline.slurm import slurm_settings
+from pipeline.plan import plan_job
+from pipeline.slurm import JOBQUEUE_KEYS, OWN_KEYS, slurm_settings
+from pipeline.spec import CLUSTER_KINDS, cluster_spec, load_config
+from pipeline.store import Store
+from solvers.schema import Context
 from tests.conftest import BOARDSWEEP, ROOT, boardsweep, run_env
 
 NIGHTLY = ROOT / "examples" / "nightly.sbatch"
@@ -106,6 +110,42 @@ def _config(tmp_path: Path, name: str, cluster: str, jobs: str) -> Path:
     return path
 
 
+def _counts(path: Path) -> list[int]:
+    """The exact counts of a published counts table, in its row order."""
+    return [int(text) for text in pq.read_table(path).column("count_text").to_pylist()]
+
+
+def _records(config: Path, job: str) -> dict[str, int]:
+    """``{point label: records}`` in the store of ``config``'s output, for each point of
+    ``job`` (records: the tasks stored for it)."""
+    cfg = load_config(config)
+    (found,) = [j for j in cfg.jobs if j.name == job]
+    store = Store(cfg.state / "store.sqlite")
+    try:
+        return {p.point.label: len(list(store.records(
+            job, p.table, p.point_id, payloads=False))) for p in plan_job(found, None).points}
+    finally:
+        store.close()
+
+
+def _stored(config: Path) -> int:
+    """Records committed so far to the store of ``config``'s output, while a run writes it."""
+    path = load_config(config).state / "store.sqlite"
+    if not path.exists():
+        return 0
+    try:
+        with sqlite3.connect(path, timeout=5) as db:
+            return db.execute("SELECT COUNT(*) FROM records").fetchone()[0]
+    except sqlite3.OperationalError:  # created but no table yet
+        return 0
+
+
+def _units(config: Path, job: str) -> dict[str, int]:
+    """``{point label: work units}`` of ``job`` as ``config`` plans it."""
+    (found,) = [j for j in load_config(config).jobs if j.name == job]
+    return {p.point.label: p.point.units for p in plan_job(found, None).points}
+
+
 def _worker_jobs(stderr: str) -> list[str]:
     found = re.search(r"slurm: \d+ workers in Slurm jobs ([\d, ]+)", stderr)
     assert found, stderr
@@ -118,11 +158,12 @@ def test_run_on_slurm_worker_jobs(tmp_path, job_name):
                      "  - {name: mixed, problem: queens_rooks, total: '1..8'}\n")
     done = boardsweep("run", str(config))
     assert done.returncode == 0, done.stderr
-    counts = store.read_table(tmp_path / "out" / "q" / "counts.parquet")
-    assert results.count_values(counts) == [92, 724, 14200, 2279184]
-    assert counts.column("tasks").to_pylist()[-1] >= 2  # n = 15 was split
-    mixed = store.read_table(tmp_path / "out" / "mixed" / "counts.parquet")
-    assert results.count_values(mixed) == TRIANGLE_TO_8
+    assert _counts(tmp_path / "out" / "q" / "counts.parquet") == [92, 724, 14200, 2279184]
+    assert _records(config, "q")["n=15"] >= 2  # n = 15 was split into several tasks
+    assert _counts(tmp_path / "out" / "mixed" / "counts.parquet") == TRIANGLE_TO_8
+    # dashboard_address ':0' binds every interface, and the log says so
+    assert re.search(r"dashboard: http://127\.0\.0\.1:\d+/status \(on every interface\);",
+                     done.stderr), done.stderr
     # the workers were these two Slurm jobs, each with the resources asked for and its own log
     jobs = _worker_jobs(done.stderr)
     assert len(jobs) == 2 and set(jobs) <= set(_jobs(job_name)), (jobs, _jobs(job_name))
@@ -157,19 +198,18 @@ def test_no_worker_in_time_names_the_pending_jobs_and_cancels_them(tmp_path, job
     assert pending, done.stderr
     assert not _wait_ended(job_name, 20)
     assert {_jobs(job_name)[j] for j in pending.groups()} == {"CANCELLED"}
-    assert not (tmp_path / "out" / "q" / "counts.parquet").exists()
+    assert not (tmp_path / "out" / "q").exists()
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_interrupted_run_cancels_its_worker_jobs(tmp_path, job_name, signum):
     config = _config(tmp_path, job_name, "workers: 2",
-                     "  - {name: q, problem: nqueens, n: [16, 17]}\n")  # about 60 tasks
-    fragments = tmp_path / "out" / "q" / "fragments"
+                     "  - {name: q, problem: nqueens, n: [16, 17]}\n")  # ~18 tasks of ~1 s
     with subprocess.Popen([*BOARDSWEEP, "run", str(config)], cwd=ROOT, env=run_env(),
                           stderr=subprocess.PIPE, text=True) as proc:
         try:
             deadline = time.monotonic() + 60
-            while not list(fragments.glob("*/*.parquet")):  # once a task has finished
+            while not _stored(config):  # once a task has finished
                 assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
                 time.sleep(0.1)
             running = {j: s for j, s in _jobs(job_name).items() if s == "RUNNING"}
@@ -183,9 +223,9 @@ def test_interrupted_run_cancels_its_worker_jobs(tmp_path, job_name, signum):
     assert f"{signal.Signals(signum).name}: cancelling the Slurm worker jobs " in err, err
     assert not _wait_ended(job_name, 20)
     assert {_jobs(job_name)[j] for j in running} == {"CANCELLED"}
-    assert not (tmp_path / "out" / "q" / "counts.parquet").exists()
-    # what the finished tasks computed is kept for the next run (tests/pipeline/test_resume.py)
-    assert list(fragments.glob("*/*.parquet"))
+    assert not (tmp_path / "out" / "q").exists()
+    # what the finished tasks computed is kept in the store for the next run
+    assert sum(_records(config, "q").values()) >= 1
 
 
 def _submit_nightly(tmp_path: Path, config: Path) -> tuple[str, str]:
@@ -197,11 +237,11 @@ def _submit_nightly(tmp_path: Path, config: Path) -> tuple[str, str]:
                                capture_output=True, text=True, timeout=60)
     assert submitted.returncode == 0, submitted.stderr
     job = re.fullmatch(r"Submitted batch job (\d+)\n", submitted.stdout).group(1)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # a worker job may compile the kernels first
     while (state := _job(job).get("JobState")) not in ENDED:
         if time.monotonic() > deadline:
             subprocess.run(["scancel", job])
-            pytest.fail(f"nightly job {job} still {state} after 60 s")
+            pytest.fail(f"nightly job {job} still {state} after 180 s")
         time.sleep(0.5)
     log = (tmp_path / f"boardsweep-nightly-{job}.log").read_text()
     info = _job(job)
@@ -218,19 +258,45 @@ def test_nightly_sbatch_script_from_cron_then_extended(tmp_path, job_name):
             "  - {name: mixed, problem: queens_rooks, total: '1..8'}\n")
     config = _config(tmp_path, job_name, "workers: 1, cores: 1, memory: 1GB", jobs)
     job, log = _submit_nightly(tmp_path, config)
-    assert "q: 3 tasks run, 0 skipped" in log and "mixed: 8 tasks run, 0 skipped" in log, log
+    q_units, mixed_units = sum(_units(config, "q").values()), sum(_units(config, "mixed").values())
+    assert f"0 of {q_units} units reused" in _line(log, "q") and \
+        f"0 of {mixed_units} units reused" in _line(log, "mixed"), log
     workers = _worker_jobs(log)
     assert len(workers) == 1 and workers[0] != job and workers[0] in _jobs(job_name), log
     assert _job(workers[0])["TimeLimit"] == "UNLIMITED"  # no walltime: the partition's default
     counts = tmp_path / "out" / "q" / "counts.parquet"
-    assert results.count_values(store.read_table(counts)) == [92, 724, 14200]
-    assert results.count_values(store.read_table(tmp_path / "out" / "mixed" /
-                                                 "counts.parquet")) == TRIANGLE_TO_8
+    assert _counts(counts) == [92, 724, 14200]
+    assert _counts(tmp_path / "out" / "mixed" / "counts.parquet") == TRIANGLE_TO_8
+    first = {name: _runs(tmp_path / "out" / name) for name in ("q", "mixed")}
 
     config.write_text(config.read_text().replace("[8, 10, 12]", "[8, 10, 12, 13]"))
     _, log = _submit_nightly(tmp_path, config)
-    assert "q: 1 tasks run, 3 skipped" in log and "mixed: 0 tasks run, 8 skipped" in log, log
-    assert results.count_values(store.read_table(counts)) == [92, 724, 14200, 73712]
+    new = _units(config, "q")["n=13"]
+    assert f"({new} units), {q_units} of {q_units + new} units reused" in _line(log, "q"), log
+    assert f"q: {_records(config, 'q')['n=13']} tasks run" in _line(log, "q"), log
+    assert (f"mixed: 0 tasks run (0 units), {mixed_units} of {mixed_units} units reused"
+            in _line(log, "mixed")), log
+    assert _counts(counts) == [92, 724, 14200, 73712]
+    # runs.parquet: the first night's row kept, the second night's row says what it reused
+    for name, units, added in (("q", q_units, new), ("mixed", mixed_units, 0)):
+        runs = _runs(tmp_path / "out" / name)
+        assert runs[0] == first[name][0] and [r["run"] for r in runs] == [1, 2]
+        assert (runs[0]["units_run"], runs[0]["units_reused"]) == (units, 0)
+        assert (runs[1]["units_run"], runs[1]["units_reused"]) == (added, units)
+        assert runs[1]["tasks_run"] == (0 if name == "mixed" else
+                                        _records(config, "q")["n=13"])
+        assert runs[1]["tasks_reused"] == runs[0]["tasks_run"]
+
+
+def _line(log: str, job: str) -> str:
+    """The line of ``run_job`` that sums up ``job`` in a log (``q: N tasks run (U units), ...``)."""
+    found = re.search(rf"^.*boardsweep INFO: {re.escape(job)}: \d+ tasks run .*$", log, re.M)
+    assert found, log
+    return found.group(0)
+
+
+def _runs(folder: Path) -> list[dict]:
+    return pq.read_table(folder / "runs.parquet").to_pylist()
 
 
 def test_readme_shows_the_nightly_script_verbatim():
@@ -239,18 +305,65 @@ def test_readme_shows_the_nightly_script_verbatim():
 
 
 def test_slurm_settings_for_dask_jobqueue():
-    settings = slurm_settings({"workers": 4, "walltime": "01:00:00", "queue": "batch",
-                               "job_extra": ["--qos=low"], "dashboard_address": ":0",
-                               "timeout": 30})
+    spec = cluster_spec({"kind": "slurm", "workers": 4, "walltime": "01:00:00", "queue": "batch",
+                         "job_extra": ["--qos=low"], "job_script_prologue": ["module load gcc"],
+                         "dashboard_address": ":0", "timeout": 30, "allowed_failures": 2,
+                         "task_seconds": 60}, Context())
+    settings = slurm_settings(spec.options)
     assert settings["python"] == sys.executable and settings["processes"] == 1
     assert (settings["cores"], settings["memory"], settings["job_name"]) == (
         1, "2GB", "boardsweep-worker")
+    # the checked config holds tuples; dask-jobqueue gets lists
     assert settings["job_extra_directives"] == ["--qos=low"]
+    assert settings["job_script_prologue"] == ["module load gcc"]
     assert settings["scheduler_options"] == {"dashboard_address": ":0"}
     assert "job_directives_skip" not in settings and settings["walltime"] == "01:00:00"
-    assert not {"workers", "timeout", "job_extra", "dashboard_address"} & settings.keys()
+    # boardsweep's own keys never reach dask-jobqueue
+    assert not {"workers", "timeout", "job_extra", "dashboard_address", "allowed_failures",
+                "task_seconds"} & settings.keys()
     # no walltime: no --time line, so the partition's default applies, not dask-jobqueue's 30 min
     assert slurm_settings({})["job_directives_skip"] == ["#SBATCH -t "]
+    # every key pipeline.spec allows for kind slurm has a rule here
+    assert set(CLUSTER_KINDS["slurm"].fields) == set(JOBQUEUE_KEYS) | OWN_KEYS
+
+
+def test_slurm_job_script_from_a_checked_config(tmp_path):
+    """The keys of a checked config make the worker job script dask-jobqueue would submit."""
+    pytest.importorskip("dask_jobqueue")
+    from dask_jobqueue.slurm import SLURMJob
+
+    spec = cluster_spec({"kind": "slurm", "cores": 2, "memory": "3GB", "queue": "batch",
+                         "account": "proj", "job_extra_directives": ["--qos=low"],
+                         "job_extra": ["--constraint=avx2"], "task_seconds": 60,
+                         "allowed_failures": 2, "job_script_prologue": ["module load gcc"],
+                         "log_directory": "logs"}, Context(str(tmp_path)))
+    settings = slurm_settings(spec.options)
+    settings.pop("scheduler_options")
+    script = SLURMJob(scheduler="tcp://127.0.0.1:8786", name="w", **settings).job_script()
+    for line in ("#SBATCH -p batch", "#SBATCH -A proj", "#SBATCH --cpus-per-task=2",
+                 "#SBATCH --qos=low", "#SBATCH --constraint=avx2", "module load gcc",
+                 f"#SBATCH -e {tmp_path / 'logs'}/boardsweep-worker-%J.err"):
+        assert line in script.splitlines(), script
+    assert "#SBATCH -t " not in script and "task_seconds" not in script, script
+    assert f"{sys.executable} -m distributed.cli.dask_worker tcp://127.0.0.1:8786" in script
+
+
+def test_nightly_example_config(tmp_path):
+    """examples/nightly.yaml reads, and its cluster keys (with the commented ones set too) make
+    worker job settings."""
+    example = ROOT / "examples" / "nightly.yaml"
+    config = load_config(example)
+    assert config.cluster.kind == "slurm" and [j.name for j in config.jobs] == ["queens", "mixed"]
+    assert config.output == ROOT / "examples" / "results-nightly"
+    assert config.cluster.options["log_directory"] == str(ROOT / "examples" / "slurm-logs")
+    settings = slurm_settings(config.cluster.options)
+    assert (settings["walltime"], settings["memory"]) == ("08:00:00", "2GB")
+    commented = tmp_path / "nightly.yaml"
+    commented.write_text(re.sub(r"^  # (\w+: )", r"  \1", example.read_text(), flags=re.M))
+    options = load_config(commented).cluster.options
+    assert {"task_seconds", "allowed_failures", "queue", "account",
+            "job_extra_directives"} <= options.keys()
+    assert slurm_settings(options)["job_extra_directives"] == ["--qos=low"]
 
 
 def test_slurm_config_keys(write_config):
@@ -264,7 +377,7 @@ def test_slurm_config_keys(write_config):
     # YAML reads an unquoted 1:00:00 as 3600 (sexagesimal), which Slurm would take as minutes
     bad = write_config("cluster:\n  kind: slurm\n  walltime: 1:00:00\n"
                        "jobs: [{name: q, problem: nqueens, n: 8}]\n")
-    with pytest.raises(InputError, match=r"config.yaml:3: cluster \(kind slurm\): 'walltime' "
-                                         r"must be a non-empty string like \"02:00:00\" "
-                                         r"\(quoted\), not 3600"):
+    with pytest.raises(InputError, match=r"config.yaml:3: cluster \(kind slurm\): 'walltime': "
+                                         r"expected a walltime like \"02:00:00\" \(quoted\), "
+                                         r"not 3600"):
         load_config(bad)
