@@ -19,11 +19,14 @@ range of more values than ``IntegerSet.most`` allows.  Sets refuse a value liste
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 __all__ = [
     "ParamError", "Context", "Validator", "Integer", "Number", "Flag", "Text", "Choice",
@@ -75,7 +78,7 @@ def _show(value: Any) -> str:
 
 
 def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_)
 
 
 _INT_TEXT = re.compile(r"[+-]?[0-9]+")

@@ -97,10 +97,8 @@ def _n_of(params: Mapping) -> int:
 
 def _cols_array(cols: Sequence[int]) -> np.ndarray:
     """``cols`` as an int64 array (:class:`ParamError` if an entry is not an integer)."""
-    for c in cols:
-        if isinstance(c, bool) or not isinstance(c, int | np.integer):
-            raise ParamError(f"a column must be an integer, not {c!r}")
-    return np.asarray(list(cols), dtype=np.int64).reshape(-1)
+    checked = [Integer(name="column").check(c, ("cols", i)) for i, c in enumerate(cols)]
+    return np.asarray(checked, dtype=np.int64).reshape(-1)
 
 
 # --------------------------------------------------------------------------------------------
@@ -120,11 +118,7 @@ def prefixes(params: Mapping, depth: int) -> Prefixes:
     :func:`unit_prefixes` instead.
     """
     n = _n_of(params)
-    if isinstance(depth, bool) or not isinstance(depth, int | np.integer):
-        raise ParamError(f"split depth must be an integer, not {depth!r}")
-    if not 0 <= depth <= n:
-        raise ParamError(f"split depth {depth} is out of range: expected 0 <= depth <= {n}")
-    depth = int(depth)
+    depth = Integer(0, n, "depth").check(depth, ("depth",))
     if depth == 0:
         choices = np.zeros((1, 0), np.int16)
     elif n == 1:

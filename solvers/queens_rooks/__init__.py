@@ -155,8 +155,7 @@ def prefixes(params: Mapping, depth: int) -> Prefixes:
     """The first ``depth`` decisions of every least-border permutation, with their weights."""
     n, _ = _point(params)
     deepest = max_depth(params)
-    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= deepest:
-        raise ParamError(f"depth = {depth!r} is out of range: expected 0 <= depth <= {deepest}")
+    depth = Integer(0, deepest, "depth").check(depth, ("depth",))
     if depth == 0:
         return Prefixes(np.zeros((1, 0), np.int16), np.ones(1, np.int64))
     table, weight = border_table(n)

@@ -195,8 +195,8 @@ def test_damaged_store_records_are_recomputed_by_the_next_run(tmp_path):
         db.execute("UPDATE records SET payload=? WHERE point=? AND lo=?", (a, p2, lo2))
         db.execute("UPDATE records SET payload=? WHERE point=? AND lo=?", (c[:-5], p3, lo3))
     db.close()
-    (tmp_path / "c.yaml").write_text("output: out\ncluster: {kind: local, workers: 2}\n"
-                                     "jobs:\n  - {name: q, problem: nqueens, n: [10, 11, 12, 13]}\n")
+    (tmp_path / "c.yaml").write_text("output: out\ncluster: {kind: local, workers: 2}\njobs:\n"
+                                     "  - {name: q, problem: nqueens, n: [10, 11, 12, 13]}\n")
     again = run()
     assert again.returncode == 0, again.stderr
     assert "failed verification" in again.stderr
