@@ -26,7 +26,7 @@ from solvers.schema import Context, Flag, ParamError
 
 from . import report as reports
 from .errors import BoardsweepError, InputError, JobError
-from .jobs import LOCAL_SECONDS, open_runner, run_job, run_once, state_lock
+from .jobs import LOCAL_SECONDS, Runners, open_runner, run_job, run_once, state_lock
 from .plan import plan_job
 from .progress import log, setup_logging
 from .publish import check_job_folder, prepare_state, table_metadata
@@ -145,16 +145,27 @@ def run(config, job_names, output, workers, scheduler, scheduler_file, fresh, ta
                 for job in jobs:
                     store.forget_job(job.name)
             problems = sorted({job.problem.name for job in jobs})
-            with open_runner(cfg.cluster, problems, workers=workers, scheduler=scheduler,
-                             scheduler_file=scheduler_file) as (runner, threads), \
-                    dask_report(out) as report_path:
+            reports: list[Path] = []
+
+            @contextmanager
+            def cluster():
+                with open_runner(cfg.cluster, problems, workers=workers, scheduler=scheduler,
+                                 scheduler_file=scheduler_file) as pair, \
+                        dask_report(out) as report_path:
+                    reports.append(report_path)
+                    yield pair
+
+            with Runners(cluster) as runners:
                 for job in jobs:
                     try:
-                        run_job(job, out, state, store, runner, threads, target, command)
+                        run_job(job, out, state, store, runners, 0, target, command)
                     except JobError as exc:
                         log_error(str(exc))
                         failures.append(exc)
-            log(f"Dask performance report of this run: {report_path}")
+            if reports:
+                log(f"Dask performance report of this run: {reports[0]}")
+            else:
+                log("nothing to compute: every result is stored; no cluster was started")
         finally:
             store.close()
     if failures:

@@ -32,7 +32,7 @@ from .spec import ClusterSpec, Job
 from .store import Store
 from .work import warm_up
 
-__all__ = ["run_job", "run_once", "open_runner", "state_lock", "LOCAL_SECONDS",
+__all__ = ["run_job", "run_once", "open_runner", "Runners", "state_lock", "LOCAL_SECONDS",
            "MAX_VERIFY_ROUNDS"]
 
 LOCAL_SECONDS = 2.0  # one-shot work estimated below this runs in this process, no cluster
@@ -84,6 +84,35 @@ def open_runner(spec: ClusterSpec | None, problems: list[str], *, local: bool = 
         yield dask_runner(client, threads), threads
 
 
+class Runners:
+    """A runner opened on first need: a run with nothing left to compute starts no cluster.
+
+    ``open()`` is a context manager giving ``(runner, threads)``; :meth:`get` enters it once.
+    """
+
+    def __init__(self, open_) -> None:
+        self._open = open_
+        self._stack = contextlib.ExitStack()
+        self.pair: tuple[Runner, int] | None = None
+
+    def get(self) -> tuple[Runner, int]:
+        """``(runner, threads)``, opening the cluster the first time."""
+        if self.pair is None:
+            self.pair = self._stack.enter_context(self._open())
+        return self.pair
+
+    @property
+    def threads(self) -> int:
+        """Worker threads of the opened runner (0 while none is open)."""
+        return self.pair[1] if self.pair else 0
+
+    def __enter__(self) -> Runners:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stack.close()
+
+
 def _failed(job: Job, stats: RunStats, plan: JobPlan) -> JobError:
     first = stats.failures[0]
     failed = len(stats.failures)
@@ -92,20 +121,27 @@ def _failed(job: Job, stats: RunStats, plan: JobPlan) -> JobError:
                     "and a rerun computes only what is missing")
 
 
-def run_job(job: Job, output: Path, state: Path, store: Store, runner: Runner, threads: int,
-            target: float, command: str) -> dict:
+def run_job(job: Job, output: Path, state: Path, store: Store, runner: Runner | Runners,
+            threads: int, target: float, command: str) -> dict:
     """Compute what ``job`` lacks and publish it as a new generation; return its manifest.
 
-    :class:`JobError` (the published generation unchanged, finished records kept) if any task
-    failed.
+    ``runner`` is a runner with ``threads`` worker threads, or :class:`Runners` (opened only
+    if there is something to compute).  :class:`JobError` (the published generation
+    unchanged, finished records kept) if any task failed.
     """
     started = time.time()
     check_job_folder(output / job.name, state)
+    runners = runner if isinstance(runner, Runners) else None
     stats = RunStats()
     for _ in range(MAX_VERIFY_ROUNDS):
         plan = plan_job(job, store)
+        if runners is not None:
+            if any(p.gaps for p in plan.points):
+                runner, threads = runners.get()
+            else:
+                runner, threads = local_runner, max(runners.threads, 1)
         length = plan.task_seconds(target, threads)
-        more = execute(plan, runner, store, length, f"{job.name}")
+        more = execute(plan, runner, store, length, job.name, threads)
         stats.tasks += more.tasks
         stats.units += more.units
         stats.cpu_seconds += more.cpu_seconds
@@ -113,8 +149,9 @@ def run_job(job: Job, output: Path, state: Path, store: Store, runner: Runner, t
         if stats.failures:
             raise _failed(job, stats, plan)
         try:
+            workers = runners.threads if runners is not None else threads
             manifest = publish(plan_job(job, store), store, output, state,
-                               RunInfo(started, threads, command), stats)
+                               RunInfo(started, workers, command), stats)
         except Recompute as exc:
             log(f"{job.name}: {len(exc.bad)} stored results failed verification ("
                 f"{exc.bad[0].reason}); computing them again")
@@ -138,7 +175,8 @@ def run_once(job: Job, runner_for, target: float) -> Iterator[dict[str, Iterator
     try:
         plan = plan_job(job, store)
         with runner_for(plan.todo_seconds()) as (runner, threads):
-            stats = execute(plan, runner, store, plan.task_seconds(target, threads), job.name)
+            stats = execute(plan, runner, store, plan.task_seconds(target, threads), job.name,
+                            threads)
         if stats.failures:
             raise _failed(job, stats, plan)
         plan = plan_job(job, store)

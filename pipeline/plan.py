@@ -21,10 +21,12 @@ from solvers.contract import Point
 from .spec import Job
 from .store import Store, point_id
 
-__all__ = ["PointPlan", "JobPlan", "Task", "plan_job", "TASKS_PER_WORKER", "MIN_TASK_SECONDS"]
+__all__ = ["PointPlan", "JobPlan", "Task", "plan_job", "TASKS_PER_WORKER", "MIN_TASK_SECONDS",
+           "MAX_TASK_ROWS"]
 
 TASKS_PER_WORKER = 8  # a small job is cut so every worker gets about this many tasks
 MIN_TASK_SECONDS = 0.05  # never cut finer than this for balance alone
+MAX_TASK_ROWS = 200_000  # rows a task of a rows table returns at most (driver memory)
 _CHUNK = 1 << 20  # units whose cost estimates are read at once (sets)
 
 
@@ -37,6 +39,7 @@ class PointPlan:
     point_id: str
     done: int
     gaps: list[tuple[int, int]]
+    max_units: int | None = None  # units a task may hold at most (rows tables: its rows)
 
     @property
     def per_unit(self) -> float:
@@ -59,6 +62,7 @@ class PointPlan:
         for a, b in self.gaps:
             if self.point.costs is None:
                 step = b - a if self.per_unit <= 0 else max(1, int(task_seconds / self.per_unit))
+                step = min(step, self.max_units or step)
                 for lo in range(a, b, step):
                     hi = min(lo + step, b)
                     yield lo, hi, (hi - lo) * self.per_unit
@@ -69,6 +73,8 @@ class PointPlan:
                 base = 0.0  # total[k] - base: seconds of lo..c+k
                 while True:
                     k = int(np.searchsorted(total, base + task_seconds, "left"))
+                    if self.max_units and c + k + 1 - lo > self.max_units:
+                        k = lo + self.max_units - c - 1
                     if k >= len(total):
                         break
                     hi = c + k + 1
@@ -130,6 +136,8 @@ class JobPlan:
         for plan in self.points:
             if plan.point.costs is None:
                 step = None if plan.per_unit <= 0 else max(1, int(task_seconds / plan.per_unit))
+                if plan.max_units:
+                    step = min(step or plan.max_units, plan.max_units)
                 total += sum(1 if step is None else math.ceil((b - a) / step)
                              for a, b in plan.gaps)
             else:
@@ -160,5 +168,9 @@ def plan_job(job: Job, store: Store | None) -> JobPlan:
                 at = max(at, hi)
             if at < point.units:
                 gaps.append((at, point.units))
-            points.append(PointPlan(table, point, pid, finished, gaps))
+            cap = None
+            if problem.table(table).merge == "rows":
+                per = (point.rows if point.rows is not None else point.units) / max(point.units, 1)
+                cap = max(1, int(MAX_TASK_ROWS / per)) if per > 0 else None
+            points.append(PointPlan(table, point, pid, finished, gaps, cap))
     return JobPlan(job, version, points)

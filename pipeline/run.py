@@ -26,6 +26,8 @@ __all__ = ["Bundle", "BundleSource", "Runner", "local_runner", "dask_runner", "e
            "WorkerLost", "BUNDLE_SECONDS", "MAX_BUNDLE"]
 
 BUNDLE_SECONDS = 0.25  # a bundle should hold at least this much work (Dask costs ~3 ms a task)
+SCHEDULER_SECONDS = 0.005  # ... and per worker thread this much more: a scheduler handles a few
+# hundred tasks a second, so 1000 workers need bundles of 5 s of work to stay busy
 MAX_BUNDLE = 1000  # tasks in one bundle at most
 WINDOW_PER_THREAD = 3  # bundles in flight per worker thread
 
@@ -141,8 +143,9 @@ class RunStats:
 class _Packer(BundleSource):
     """Makes bundles from tasks, sized by estimated seconds corrected by measured ones."""
 
-    def __init__(self, plan: JobPlan, tasks: Iterator[Task], rows: Callable[[Task], Any]):
-        self.plan, self.tasks, self.rows = plan, tasks, rows
+    def __init__(self, plan: JobPlan, tasks: Iterator[Task], rows: Callable[[Task], Any],
+                 least: float = BUNDLE_SECONDS):
+        self.plan, self.tasks, self.rows, self.least = plan, tasks, rows, least
         self.ratio = 1.0  # measured / estimated seconds, running
         self.retries: list[Task] = []
         self.ids = itertools.count()
@@ -163,7 +166,7 @@ class _Packer(BundleSource):
         for task in self.tasks:
             batch.append(task)
             seconds += task.seconds * self.ratio
-            if seconds >= BUNDLE_SECONDS or len(batch) >= MAX_BUNDLE:
+            if seconds >= self.least or len(batch) >= MAX_BUNDLE:
                 break
         if not batch:
             return None
@@ -171,7 +174,7 @@ class _Packer(BundleSource):
 
 
 def execute(plan: JobPlan, runner: Runner, store: Store, task_seconds: float,
-            label: str) -> RunStats:
+            label: str, threads: int = 1) -> RunStats:
     """Run every task of ``plan``; results are stored as records and committed each time a
     batch of bundles comes back, so a kill loses at most the bundles in flight."""
     stats = RunStats()
@@ -182,7 +185,8 @@ def execute(plan: JobPlan, runner: Runner, store: Store, task_seconds: float,
         return stats
     progress = Progress(label, todo, total_tasks)
     packer = _Packer(plan, plan.tasks(task_seconds), lambda t: job.rows(t.lo, t.hi)
-                     if job.source is not None else None)
+                     if job.source is not None else None,
+                     max(BUNDLE_SECONDS, SCHEDULER_SECONDS * threads))
     try:
         for batch in runner(packer):
             for bundle, outcomes, error in batch:

@@ -33,6 +33,7 @@ __all__ = ["Store", "Record", "Placement", "record_checksum", "point_id", "COMMI
 
 COMMIT_SECONDS = 0.5  # results are committed at least this often while a run works
 COMMIT_RECORDS = 2000
+VACUUM_PAGES = 2048  # pages (8 MiB) freed per step when the store shrinks
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
@@ -220,8 +221,15 @@ class Store:
                     "p.gen=? AND p.tbl=records.tbl AND p.point=records.point AND "
                     "p.lo=records.lo)", (job, table, gen))
             self.db.execute("DELETE FROM placements WHERE job=? AND gen<>?", (job, gen))
-        self.db.executescript("PRAGMA incremental_vacuum;")  # all free pages, not one step
+        self.shrink()
+
+    def shrink(self) -> None:
+        """Give free pages back to the file system, a few MB at a time: in WAL mode a vacuum
+        copies what it frees into the WAL, so one big vacuum would double the disk used."""
         self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        while self.db.execute("PRAGMA freelist_count").fetchone()[0]:
+            self.db.executescript(f"PRAGMA incremental_vacuum({VACUUM_PAGES});")
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def forget_stale(self, job: str, keep: Iterable[tuple[str, str]]) -> int:
         """Delete ``job``'s records whose (table, point) is not in ``keep`` and whose payload

@@ -202,6 +202,8 @@ class Point:
     ``seconds``: estimated CPU seconds of all of them on one core of a laptop-class machine;
     ``label``: the point in words, for messages (``n=16``).  ``costs``, if given, estimates
     the units ``lo..hi-1`` one by one (seconds, numpy array); otherwise they cost the same.
+    ``rows``: for a ``rows`` table, the estimated rows of the whole point (None: one row per
+    unit), so that no task returns more rows than a driver should hold at once.
     """
 
     table: str
@@ -211,6 +213,7 @@ class Point:
     label: str
     costs: Callable[[int, int], np.ndarray] | None = field(default=None, compare=False,
                                                            repr=False)
+    rows: float | None = None
 
     @cached_property
     def key(self) -> str:
