@@ -13,6 +13,7 @@ the store and reported, so the caller computes its units again: nothing unverifi
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -27,7 +28,12 @@ from .progress import warn
 from .store import Placement, Record, Store, record_checksum
 from .tables import ParquetRows, file_digest, from_ipc
 
-__all__ = ["Published", "TableMerge", "Bad"]
+__all__ = ["Published", "TableMerge", "Bad", "fingerprint"]
+
+
+def fingerprint(checksums: list[str]) -> str:
+    """One hash of a table's ordered record checksums: equal fingerprints, equal tables."""
+    return hashlib.sha256("\n".join(checksums).encode()).hexdigest()
 
 
 @dataclass
@@ -110,9 +116,12 @@ class TableMerge:
     @property
     def fingerprint(self) -> str:
         """A hash of the ordered record checksums merged (equal: the same table)."""
-        import hashlib
+        return fingerprint(self._finger)
 
-        return hashlib.sha256("\n".join(self._finger).encode()).hexdigest()
+    @property
+    def records(self) -> int:
+        """How many records were merged."""
+        return len(self._finger)
 
     def _points(self) -> list[PointPlan]:
         return [p for p in self.plan.points if p.table == self.name]

@@ -35,7 +35,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from .errors import InputError
-from .merge import Bad, Published, TableMerge
+from .merge import Bad, Published, TableMerge, fingerprint
 from .plan import JobPlan
 from .progress import log, warn
 from .run import RunStats
@@ -187,16 +187,14 @@ def _runs(old: Published | None, row: dict) -> pa.Table:
     return pa.Table.from_pylist(rows, schema=RUNS_SCHEMA)
 
 
-def _old_fingerprint(plan: JobPlan, table: str, store: Store) -> str:
+def _stored_fingerprint(plan: JobPlan, table: str, store: Store) -> str:
     """The fingerprint the merge of ``table`` would have, from the store's keys alone."""
-    import hashlib
-
     sums = []
     for point in plan.points:
         if point.table == table:
             sums += [r.checksum for r in store.records(plan.job.name, table, point.point_id,
                                                         payloads=False)]
-    return hashlib.sha256("\n".join(sums).encode()).hexdigest()
+    return fingerprint(sums)
 
 
 def publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunInfo,
@@ -222,7 +220,7 @@ def publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunInf
         spec = problem.table(name)
         path = new / f"{name}.parquet"
         before = old.table_info(name) if old else None
-        finger = _old_fingerprint(plan, name, store)
+        finger = _stored_fingerprint(plan, name, store)
         if before and before.get("fingerprint") == finger and old.verified(name):
             os.link(old.folder / f"{name}.parquet", path)  # unchanged: not rewritten
             placements += [Placement(name, p, lo, row) for p, lo, row in store.db.execute(
@@ -237,9 +235,9 @@ def publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunInf
             bad += merge.bad
             continue
         placements += merge.placements
-        records += len(merge._finger)
+        records += merge.records
         tables[name] = {"rows": rows, "sha256": file_digest(path), "fingerprint": finger,
-                        "records": len(merge._finger), "merge": spec.merge}
+                        "records": merge.records, "merge": spec.merge}
     if bad:
         shutil.rmtree(new, ignore_errors=True)
         raise Recompute(bad)

@@ -60,7 +60,11 @@ def cluster_on_loopback(path: Path, worker_envs: list[tuple[dict, Path]]):
         for proc in procs:
             proc.terminate()
         for proc in procs:
-            proc.wait(timeout=30)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:  # a loaded machine: do not leave it running
+                proc.kill()
+                proc.wait()
 
 
 @pytest.fixture(scope="module")

@@ -150,27 +150,44 @@ def test_kills_at_random_instants_never_publish_a_mix(tmp_path):
     assert not _consistent(work / "out", reference)
 
 
+def _units(folder: Path) -> dict[str, int]:
+    """Units recorded in the store so far, by job."""
+    path = folder / ".boardsweep" / "out" / "store.sqlite"
+    if not path.exists():
+        return {}
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+    try:
+        return dict(db.execute("SELECT job, sum(hi - lo) FROM records GROUP BY job"))
+    except sqlite3.OperationalError:  # the tables are not made yet
+        return {}
+    finally:
+        db.close()
+
+
+def _kill_once_recorded(process: subprocess.Popen, folder: Path, job: str) -> None:
+    """Kill the run half a second after the store first holds units of ``job``."""
+    deadline = time.monotonic() + 300
+    while not _units(folder).get(job) and process.poll() is None:
+        assert time.monotonic() < deadline, "no units were recorded"
+        time.sleep(0.1)
+    time.sleep(0.5)
+    _kill(process)
+
+
 def test_resume_across_one_two_three_workers_reuses_every_finished_unit(tmp_path):
-    first = _start(tmp_path, 1, 25000)  # killed while counting queens
-    assert _wait_line(first, "workers ready", time.monotonic() + 300)
-    time.sleep(3)
-    _kill(first)
-    second = _start(tmp_path, 2, 25000)  # killed while solving boards
-    assert _wait_line(second, "tasks run", time.monotonic() + 300), "the run ended early"
-    time.sleep(3)
-    _kill(second)
-    db = sqlite3.connect(tmp_path / ".boardsweep" / "out" / "store.sqlite")
-    recorded = dict(db.execute("SELECT job, sum(hi - lo) FROM records GROUP BY job"))
-    db.close()
+    _kill_once_recorded(_start(tmp_path, 1, 25000), tmp_path, "q")  # while counting queens
+    _kill_once_recorded(_start(tmp_path, 2, 25000), tmp_path, "w")  # while solving boards
+    recorded = _units(tmp_path)
     assert 0 < recorded.get("w", 0) < 100000, recorded
     final = _start(tmp_path, 3, 25000)
     _, err = final.communicate(timeout=900)
     assert final.returncode == 0, err
     for job in ("q", "w"):
         last = pq.read_table(tmp_path / "out" / job / "runs.parquet").to_pylist()[-1]
-        assert last["workers"] == 3
         assert last["units_reused"] == recorded[job], (job, last, recorded)
         assert last["units_run"] + last["units_reused"] == last["units"]
+    last = pq.read_table(tmp_path / "out" / "w" / "runs.parquet").to_pylist()[-1]
+    assert last["workers"] == 3 and last["units_run"] > 0
     counts = pq.read_table(tmp_path / "out" / "q" / "counts.parquet").to_pylist()
     assert {r["n"]: int(r["count_text"]) for r in counts} == Q
 
