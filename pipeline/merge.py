@@ -26,7 +26,7 @@ from solvers.contract import Table, count_arrays
 from .plan import JobPlan, PointPlan
 from .progress import warn
 from .store import Placement, Record, Store, record_checksum
-from .tables import ParquetRows, file_digest, from_ipc
+from .tables import ParquetRows, file_digest, from_payload
 
 __all__ = ["Published", "TableMerge", "Bad", "fingerprint"]
 
@@ -169,7 +169,7 @@ class TableMerge:
             self._drop(point, record, "checksum mismatch (corrupt, truncated or moved)")
             return None
         try:
-            table = from_ipc(record.payload)
+            table = from_payload(record.payload)
         except (pa.ArrowInvalid, OSError) as exc:
             self._drop(point, record, f"unreadable payload: {exc}")
             return None

@@ -8,8 +8,8 @@ result of one task: the rows of ``table`` for the unit range ``lo..hi-1`` of one
 
 ``point`` is a hash of the problem, its code version and the point's parameters, so records of
 edited code are never found; ``checksum`` is a sha256 of those key fields and the payload (the
-rows as Arrow IPC bytes), computed where the task ran and verified before a record is used, so
-a corrupt, truncated or misplaced record is recomputed, never trusted.
+rows as Parquet or Arrow IPC bytes), computed where the task ran and verified before a record
+is used, so a corrupt, truncated or misplaced record is recomputed, never trusted.
 
 Publication (:mod:`pipeline.publish`) writes *placements*: where each record's rows sit in a
 published generation's table file.  Once a generation is published, the payloads of its

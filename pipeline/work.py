@@ -18,7 +18,7 @@ import solvers
 from solvers.contract import Point
 
 from .store import record_checksum
-from .tables import to_ipc
+from .tables import to_payload
 
 __all__ = ["Item", "Outcome", "run_bundle", "warm_up"]
 
@@ -66,7 +66,7 @@ def run_bundle(problem_name: str, version: str, items: list[Item]) -> list[Outco
             if not table.schema.equals(expected):
                 raise TypeError(f"{problem_name}.compute returned columns {table.schema} for "
                                 f"table {item.point.table}, expected {expected}")
-            payload = to_ipc(table)
+            payload = to_payload(table)
         except Exception as exc:  # noqa: BLE001 - reported as the task's own failure
             out.append(Outcome(None, "", 0, time.thread_time() - start,
                                f"{type(exc).__name__}: {exc}", traceback.format_exc()))
