@@ -12,9 +12,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import signal
 import sys
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -25,13 +27,21 @@ from solvers.contract import CountProblem, FormatError, InstanceProblem, Problem
 from solvers.schema import Context, Flag, ParamError
 
 from . import report as reports
-from .errors import BoardsweepError, InputError, JobError
+from .errors import BoardsweepError, InputError, Interrupted, JobError
 from .jobs import LOCAL_SECONDS, Runners, open_runner, run_job, run_once, state_lock
 from .plan import plan_job
-from .progress import log, setup_logging
+from .progress import log, quiet_dask, setup_logging
 from .publish import check_job_folder, prepare_state, table_metadata
 from .sets import decode_text, set_from_table, set_from_text
-from .spec import Job, check_address, load_config, make_job, state_folder, task_seconds
+from .spec import (
+    ClusterSpec,
+    Job,
+    load_config,
+    make_job,
+    scheduler_spec,
+    state_folder,
+    task_seconds,
+)
 from .store import Store
 from .tables import ParquetSink, atomic_file, writable_folder
 
@@ -50,9 +60,13 @@ class _Group(click.Group):
         except BoardsweepError as exc:
             log_error(str(exc))
             ctx.exit(exc.exit_code)
-        except KeyboardInterrupt:
-            log_error("interrupted; finished results are kept, rerun to resume")
-            ctx.exit(130)
+        except (KeyboardInterrupt, Interrupted) as exc:
+            stop = exc if isinstance(exc, Interrupted) else Interrupted(signal.SIGINT)
+            quiet_dask()
+            kept = Store.committed
+            log_error(f"{stop.word} ({stop}); {kept} task{'s' * (kept != 1)} of this run kept, "
+                      "rerun to resume")
+            ctx.exit(stop.exit_code)
 
 
 def log_error(message: str) -> None:
@@ -60,15 +74,49 @@ def log_error(message: str) -> None:
     click.echo(f"boardsweep: error: {message}", err=True)
 
 
+CLUSTER_FLAGS = ("workers", "scheduler", "scheduler_file", "security", "tls_ca_file",
+                 "tls_cert", "tls_key")
+
+
 def _cluster_options(func):
     """The options that choose where tasks run, shared by ``run``, ``solve``, ``generate``."""
+    for name, help_ in (("--tls-key", "The client key (PEM) for a tls:// scheduler."),
+                        ("--tls-cert", "The client certificate (PEM) for a tls:// scheduler."),
+                        ("--tls-ca-file", "The CA certificate (PEM) of a tls:// scheduler.")):
+        func = click.option(name, type=click.Path(dir_okay=False), help=help_)(func)
+    func = click.option("--security", type=click.Choice(["tls", "none"]),
+                        help="none: accept plain TCP to --scheduler (anyone who reaches it "
+                             "can run code as you); tls is the default.")(func)
     func = click.option("--scheduler-file", type=click.Path(dir_okay=False),
                         help="Connect to the scheduler named in this file (waits for it).")(func)
     func = click.option("--scheduler", metavar="ADDRESS",
-                        help="Use an existing Dask scheduler, e.g. tcp://host:8786.")(func)
+                        help="Use an existing Dask scheduler, e.g. tls://host:8786.")(func)
     func = click.option("--workers", type=click.IntRange(1, 4096),
                         help="Worker processes of the local cluster (default: one per core).")(func)
     return func
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where the command line says tasks run: a worker count, and an existing scheduler."""
+
+    workers: int | None
+    spec: ClusterSpec | None
+
+    @property
+    def chosen(self) -> bool:
+        """Whether the command line asked for a cluster at all."""
+        return self.workers is not None or self.spec is not None
+
+
+def _where(values: dict) -> Where:
+    """Take the cluster flags out of a command's values, checked as a config's keys are."""
+    flags = {name: values.pop(name, None) for name in CLUSTER_FLAGS}
+    tls = {name: flags[name] for name in ("tls_ca_file", "tls_cert", "tls_key")}
+    spec = scheduler_spec(flags["scheduler"], flags["scheduler_file"], flags["security"], tls)
+    if spec is None and (flags["security"] or any(tls.values())):
+        raise InputError("--security and --tls-* go with --scheduler or --scheduler-file")
+    return Where(flags["workers"], spec)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]},
@@ -116,14 +164,12 @@ def _config_jobs(config: str, job_names: tuple[str, ...], output: str | None):
 @click.option("--task-seconds", "task_seconds_", type=click.FloatRange(0.01, 86400),
               help="Target seconds per task (default: the cluster's task_seconds).")
 @click.option("--dry-run", is_flag=True, help="Print the plan (as `boardsweep plan`) and stop.")
-def run(config, job_names, output, workers, scheduler, scheduler_file, fresh, task_seconds_,
-        dry_run) -> None:
+def run(config, job_names, output, fresh, task_seconds_, dry_run, **flags) -> None:
     """Run every job of CONFIG (default config.yaml) into <output>/<job>/."""
+    where = _where(flags)
     if dry_run:
-        _print_plan(config, job_names, output, workers, task_seconds_)
+        _print_plan(config, job_names, output, where.workers, task_seconds_)
         return
-    if scheduler:
-        scheduler = check_address(scheduler)
     cfg, jobs, out, state = _config_jobs(config, job_names, output)
     writable_folder(out, folder=True)
     writable_folder(state, folder=True)
@@ -149,8 +195,8 @@ def run(config, job_names, output, workers, scheduler, scheduler_file, fresh, ta
 
             @contextmanager
             def cluster():
-                with open_runner(cfg.cluster, problems, workers=workers, scheduler=scheduler,
-                                 scheduler_file=scheduler_file) as pair, \
+                with open_runner(where.spec or cfg.cluster, problems, workers=where.workers,
+                                 keys=state / "keys") as pair, \
                         dask_report(out) as report_path:
                     reports.append(report_path)
                     yield pair
@@ -234,17 +280,13 @@ def plan_command(config, job_names, output, workers, task_seconds_) -> None:
 
 
 @contextmanager
-def _runner_for(problem: Problem, workers, scheduler, scheduler_file, force_local=False):
+def _runner_for(problem: Problem, where: Where):
     """A context factory: this process for small work, else a local/given cluster."""
-    if scheduler:
-        scheduler = check_address(scheduler)
 
     @contextmanager
     def choose(seconds: float):
-        local = force_local or (seconds < LOCAL_SECONDS and not (workers or scheduler or
-                                                                 scheduler_file))
-        with open_runner(None, [problem.name], local=local, workers=workers,
-                         scheduler=scheduler, scheduler_file=scheduler_file) as pair:
+        local = seconds < LOCAL_SECONDS and not where.chosen
+        with open_runner(where.spec, [problem.name], local=local, workers=where.workers) as pair:
             yield pair
 
     yield choose
@@ -318,7 +360,8 @@ def solve() -> None:
 def _count_solve(problem: CountProblem) -> click.Command:
     command = problem.solve
 
-    def callback(workers, scheduler, scheduler_file, **values):
+    def callback(**values):
+        where = _where(values)
         args = {}
         for name, validator, _ in command.arguments:
             try:
@@ -339,7 +382,7 @@ def _count_solve(problem: CountProblem) -> click.Command:
                 params[key] = True
                 outputs[table] = values[table]
         job = _job(problem, params, f"solve {problem.name}: ")
-        with _runner_for(problem, workers, scheduler, scheduler_file) as choose, \
+        with _runner_for(problem, where) as choose, \
                 run_once(job, choose, 60.0) as tables:
             main_name = job.outputs()[0]
             main = pa.concat_tables(list(tables[main_name]))
@@ -410,12 +453,13 @@ def _record_options(record) -> list[click.Option]:
 
 
 def _instance_solve(problem: InstanceProblem) -> click.Command:
-    def callback(source, out, workers, scheduler, scheduler_file, **values):
+    def callback(source, out, **values):
+        where = _where(values)
         _output_for(out, source)
         raw = {problem.set_key: _set_source(source),
                **_option_params(problem.options, values, f"solve {problem.name}: ")}
         job = _job(problem, raw, f"solve {problem.name}: ")
-        with _runner_for(problem, workers, scheduler, scheduler_file) as choose, \
+        with _runner_for(problem, where) as choose, \
                 run_once(job, choose, 60.0) as tables:
             rows = _write_table(tables[problem.result.name], problem.result.schema(), out, job)
         log(f"{rows} {problem.set_key} solved -> {out}")
@@ -438,12 +482,13 @@ def generate() -> None:
 
 
 def _generate(problem: InstanceProblem) -> click.Command:
-    def callback(out, workers, scheduler, scheduler_file, **values):
+    def callback(out, **values):
+        where = _where(values)
         writable_folder(out)
         spec = _option_params(problem.generate_params, values, f"generate {problem.name}: ")
         raw = {problem.set_key: {"generate": spec}}
         job = _job(problem, raw, f"generate {problem.name}: ", only=(problem.set_table.name,))
-        with _runner_for(problem, workers, scheduler, scheduler_file) as choose, \
+        with _runner_for(problem, where) as choose, \
                 run_once(job, choose, 60.0) as tables:
             rows = _write_table(tables[problem.set_table.name], problem.set_table.schema(), out,
                                 job)
@@ -500,7 +545,7 @@ def judge(problem) -> None:
 
     from .run import local_runner
     local_pair = (local_runner, 1)
-    with run_once(job, here, 60.0) as tables:
+    with run_once(job, here, JUDGE_TASK_SECONDS) as tables:
         batches = {name: (b for piece in pieces for b in piece.to_batches())
                    for name, pieces in tables.items()}
         for chunk in found.judge.write(batches, params, lambda line: log(f"<stdin>: {line}")):
@@ -529,6 +574,15 @@ def _problem(name: str, kind: str | None) -> Problem:
     return found
 
 
+JUDGE_TASK_SECONDS = 5.0  # judge solves in this process: short tasks cost nothing, and
+# show progress (and answer Ctrl-C) every few seconds
+
+
+def _terminate(signum, frame) -> None:
+    raise Interrupted(signum)
+
+
 def main() -> None:
-    """Entry point of the ``boardsweep`` console script."""
+    """Entry point of the ``boardsweep`` console script (SIGTERM unwinds like Ctrl-C does)."""
+    signal.signal(signal.SIGTERM, _terminate)
     cli(prog_name="boardsweep")

@@ -1,17 +1,23 @@
-"""Dask clients: a local cluster of worker processes, an existing scheduler, a scheduler file,
-or worker jobs submitted to Slurm.
+"""Dask clients: a local cluster of worker processes, an existing scheduler (by address or
+scheduler file), or worker jobs submitted to a batch system.
 
 This is the only module that makes clients.  Worker processes import ``solvers`` as an
 installed package, so every worker must have the same boardsweep installed; the versions are
 compared at connect time and a mismatch stops the run.
 
-Slurm's worker jobs are made and watched in :mod:`pipeline.slurm`.
+Who may connect: a local cluster listens on 127.0.0.1 only (its dashboard too).  Every other
+cluster speaks TLS unless the config says ``security: none``: batch jobs with a certificate
+authority made for the run (:mod:`pipeline.batch`), an existing scheduler with the certificate
+files named in the config or on the command line, or Dask's own ``distributed.comm.tls``
+settings.  Plain TCP elsewhere must be asked for, and the log warns about it.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import signal
+import threading
 import time
 import warnings
 from collections.abc import Iterator
@@ -21,16 +27,10 @@ from pathlib import Path
 
 import dask
 
+from .batch import BATCH_TIMEOUT, batch_cluster, cancel_on_signals, job_ids, wait_for_batch_workers
 from .errors import ClusterError
-from .progress import adopt_dask_logging, log
-from .slurm import (
-    SLURM_TIMEOUT,
-    cancel_on_signals,
-    slurm_cluster,
-    slurm_job_ids,
-    wait_for_slurm_workers,
-)
-from .spec import ClusterSpec
+from .progress import LOGGER, adopt_dask_logging, log, quiet_dask, warn, worker_logging
+from .spec import BATCH_KINDS, ClusterSpec, check_security
 
 __all__ = ["open_client", "wait_for_file", "check_versions", "boardsweep_version",
            "dashboard_link"]
@@ -145,71 +145,135 @@ def _port_taken_is_no_news() -> Iterator[None]:
         yield
 
 
-def _local_cluster(options: dict, workers: int | None):
-    from distributed import LocalCluster
-
-    count = workers or options.get("workers") or os.cpu_count() or 1
-    with _port_taken_is_no_news():
-        return LocalCluster(
-            n_workers=count,
-            threads_per_worker=options.get("threads_per_worker", 1),
-            processes=True,
-            memory_limit=options.get("memory_limit", "auto"),
-            dashboard_address=options.get("dashboard_address", "127.0.0.1:8787"),
-            silence_logs=logging.ERROR,
-        )
+INHERIT = "DASK_INTERNAL_INHERIT_CONFIG"  # Dask reads this config first in a new process
 
 
 @contextmanager
-def open_client(
-    spec: ClusterSpec,
-    *,
-    workers: int | None = None,
-    scheduler: str | None = None,
-    scheduler_file: str | None = None,
-) -> Iterator:
-    """Yield a connected ``distributed.Client``; command-line choices override ``spec``."""
+def _workers_log_like_us() -> Iterator[None]:
+    """While the local cluster lives, its worker processes (started and restarted) log in
+    this process's format and to the same place (:func:`pipeline.progress.worker_logging`)."""
+    previous = os.environ.get(INHERIT)
+    inherited = dask.config.deserialize(previous) if previous else {}
+    os.environ[INHERIT] = dask.config.serialize({**inherited, "logging": worker_logging()})
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop(INHERIT, None)
+        else:
+            os.environ[INHERIT] = previous
+
+
+def _local_cluster(options: dict, workers: int | None):
+    """A LocalCluster on 127.0.0.1 whose worker processes ignore Ctrl-C: the driver alone
+    handles it (and closes them), so a Ctrl-C in a terminal prints no worker tracebacks."""
+    from distributed import LocalCluster
+
+    count = workers or options.get("workers") or os.cpu_count() or 1
+    # errors only (a worker's death is one); with -v all of Dask's lines
+    quiet = False if LOGGER.isEnabledFor(logging.DEBUG) else logging.ERROR
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the workers
+    try:
+        with _port_taken_is_no_news():
+            return LocalCluster(
+                n_workers=count,
+                threads_per_worker=options.get("threads_per_worker", 1),
+                processes=True, host="127.0.0.1",
+                memory_limit=options.get("memory_limit", "auto"),
+                dashboard_address=options.get("dashboard_address", "127.0.0.1:8787"),
+                silence_logs=quiet,
+            )
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _client_security(options: dict):
+    """The client side of TLS to an existing scheduler: the files named, else Dask's own
+    ``distributed.comm.tls`` settings."""
+    from distributed.security import Security
+
+    if options.get("tls_ca_file"):
+        return Security(tls_ca_file=options["tls_ca_file"], tls_client_cert=options["tls_cert"],
+                        tls_client_key=options["tls_key"], require_encryption=True)
+    return Security(require_encryption=True)
+
+
+def _connect(kind: str, options: dict, timeout: float):
+    """A Client of an existing scheduler (its address given or read from its file), TLS or,
+    with ``security: none``, plain TCP (warned about)."""
+    import json
+
+    from distributed import Client
+
+    if kind == "scheduler-file":
+        wait_for_file(options["path"], timeout)
+        try:
+            address = json.loads(Path(options["path"]).read_text())["address"]
+        except (OSError, ValueError, KeyError) as exc:
+            raise ClusterError(f"{options['path']}: not a Dask scheduler file ({exc})") from None
+    else:
+        address = options["address"]
+    from solvers.schema import ParamError
+
+    try:
+        check_security(kind, options, (), address)
+    except ParamError as exc:
+        where = options.get("path") or "the scheduler"
+        raise ClusterError(f"{where}: {exc.message}") from None
+    if address.startswith("tcp://"):
+        warn(f"{address}: plain TCP (security: none): anyone who can reach this scheduler can "
+             "run code as this user")
+        security = None
+    else:
+        security = _client_security(options)
+    if kind == "scheduler-file":
+        return Client(scheduler_file=options["path"], timeout=timeout, security=security)
+    return Client(address, timeout=timeout, security=security)
+
+
+@contextmanager
+def open_client(spec: ClusterSpec, *, workers: int | None = None,
+                keys: Path | None = None) -> Iterator:
+    """Yield a connected ``distributed.Client`` for ``spec`` (``workers`` overrides its
+    count; ``keys`` is the private folder a batch cluster's TLS files go to)."""
     from distributed import Client
 
     adopt_dask_logging()
-
     kind, options = spec.kind, dict(spec.options)
-    if scheduler:
-        kind, options = "address", {"address": scheduler}
-    elif scheduler_file:
-        kind, options = "scheduler-file", {"path": scheduler_file}
     timeout = float(options.get("timeout", DEFAULT_TIMEOUT))
     with ExitStack() as stack:
         try:
-            if kind in ("local", "slurm"):  # their scheduler runs here and reads this setting
+            if kind == "local" or kind in BATCH_KINDS:  # their scheduler runs here
                 stack.enter_context(dask.config.set(_scheduler_settings(options)))
             if kind == "local":
+                stack.enter_context(_workers_log_like_us())
                 client = Client(stack.enter_context(_local_cluster(options, workers)))
-            elif kind == "slurm":
+            elif kind in BATCH_KINDS:
                 clusters: list = []  # the handler needs the jobs, and must outlive the cluster
                 stack.enter_context(cancel_on_signals(
-                    lambda: [job for c in clusters for job in slurm_job_ids(c)]))
+                    kind, lambda: [job for c in clusters for job in job_ids(c)]))
                 with _port_taken_is_no_news():
-                    cluster = stack.enter_context(slurm_cluster(options, workers))
+                    cluster = stack.enter_context(batch_cluster(kind, options, workers, keys))
                 clusters.append(cluster)
-                client = Client(cluster)
-            elif kind == "address":
-                client = Client(options["address"], timeout=timeout)
+                client = Client(cluster, security=cluster.security)
             else:
-                wait_for_file(options["path"], timeout)
-                client = Client(scheduler_file=options["path"], timeout=timeout)
+                client = _connect(kind, options, timeout)
         except (OSError, TimeoutError) as exc:
             where = options.get("address") or options.get("path") or kind
             raise ClusterError(f"cannot reach the Dask scheduler at {where}: {exc}") from None
         stack.enter_context(client)
+        stack.callback(quiet_dask)  # closing: no stray errors about closed connections
         if kind in ("address", "scheduler-file"):
             _wait_for_a_worker(client, timeout)
-        if kind == "slurm":
+        if kind in BATCH_KINDS:
             wanted = workers or options.get("workers", 1)
-            wait_for_slurm_workers(client, cluster, wanted,
-                                    float(options.get("timeout", SLURM_TIMEOUT)),
-                                    options.get("log_directory"))
-        log(f"dashboard: {dashboard_link(client)}; a task whose worker dies is retried up to "
-            f"{_allowed_failures(client)} times")
+            wait_for_batch_workers(kind, client, cluster, wanted,
+                                   float(options.get("timeout", BATCH_TIMEOUT)),
+                                   options.get("log_directory"))
+        log(f"scheduler: {client.scheduler.address}; dashboard: {dashboard_link(client)}; a "
+            f"task whose worker dies is retried up to {_allowed_failures(client)} times")
         check_versions(client)
         yield client

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["BoardsweepError", "InputError", "ClusterError", "JobError"]
+import signal
+
+__all__ = ["BoardsweepError", "InputError", "ClusterError", "JobError", "Interrupted"]
 
 
 class BoardsweepError(Exception):
@@ -27,6 +29,21 @@ class ClusterError(BoardsweepError):
 
 
 class JobError(BoardsweepError):
-    """A job could not finish (a task kept failing); finished fragments are kept."""
+    """A job could not finish (a task kept failing); finished results are kept."""
 
     exit_code = 1
+
+
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM reached the driver: unwind (closing the cluster, committing what came
+    back) and exit 130 or 143.  A BaseException, so no ``except Exception`` swallows it."""
+
+    def __init__(self, signum: int):
+        self.signum = signum
+        self.exit_code = 128 + signum
+        super().__init__(signal.Signals(signum).name)
+
+    @property
+    def word(self) -> str:
+        """``interrupted`` (SIGINT) or ``terminated`` (SIGTERM)."""
+        return "interrupted" if self.signum == signal.SIGINT else "terminated"

@@ -46,7 +46,8 @@ def state_lock(state: Path) -> Iterator[None]:
     The kernel drops an flock when its holder dies, so a killed run leaves no stale lock.
     """
     try:
-        state.mkdir(parents=True, exist_ok=True, mode=0o700)
+        for folder in (state.parent, state):  # private: only this user reads the state
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd = os.open(state / "lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
                      0o600)
     except OSError as exc:
@@ -68,15 +69,15 @@ def state_lock(state: Path) -> Iterator[None]:
 
 @contextmanager
 def open_runner(spec: ClusterSpec | None, problems: list[str], *, local: bool = False,
-                workers: int | None = None, scheduler: str | None = None,
-                scheduler_file: str | None = None) -> Iterator[tuple[Runner, int]]:
+                workers: int | None = None, keys: Path | None = None
+                ) -> Iterator[tuple[Runner, int]]:
     """``(runner, worker threads)``: this process when ``local``, else a Dask cluster whose
-    workers have loaded the problems' kernels."""
+    workers have loaded the problems' kernels (``keys``: where a batch cluster's TLS files
+    go)."""
     if local:
         yield local_runner, 1
         return
-    with open_client(spec or ClusterSpec(), workers=workers, scheduler=scheduler,
-                     scheduler_file=scheduler_file) as client:
+    with open_client(spec or ClusterSpec(), workers=workers, keys=keys) as client:
         seconds = client.run(warm_up, problems)
         threads = sum(client.nthreads().values())
         log(f"{len(seconds)} workers ready ({threads} threads; kernel warm-up "
@@ -174,7 +175,11 @@ def run_once(job: Job, runner_for, target: float) -> Iterator[dict[str, Iterator
     store = Store(scratch / "store.sqlite")
     try:
         plan = plan_job(job, store)
-        with runner_for(plan.todo_seconds()) as (runner, threads):
+        todo = plan.todo_seconds()
+        if todo > 30:
+            log(f"{job.name}: about {todo / 3600:.3g} CPU-hours of work estimated"
+                if todo > 3600 else f"{job.name}: about {todo:.0f} CPU-seconds of work estimated")
+        with runner_for(todo) as (runner, threads):
             stats = execute(plan, runner, store, plan.task_seconds(target, threads), job.name,
                             threads)
         if stats.failures:

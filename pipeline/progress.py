@@ -14,7 +14,9 @@ import sys
 import time
 from typing import TextIO
 
-__all__ = ["Progress", "log", "warn", "setup_logging", "adopt_dask_logging", "LOGGER"]
+__all__ = ["Progress", "log", "warn", "setup_logging", "adopt_dask_logging", "quiet_dask",
+           "worker_logging",
+           "LOGGER"]
 
 LOGGER = logging.getLogger("boardsweep")
 
@@ -29,10 +31,15 @@ def warn(message: str) -> None:
     LOGGER.warning(message)
 
 
+STAMPED = "%(asctime)s %(name)s %(levelname)s: %(message)s"
+PLAIN = "%(name)s: %(message)s"
+DATE = "%Y-%m-%dT%H:%M:%S"
+_chosen = {"stamped": True, "log_file": None}  # what setup_logging chose, for worker processes
+
+
 class _Format(logging.Formatter):
     def __init__(self, stamped: bool):
-        super().__init__("%(asctime)s %(name)s %(levelname)s: %(message)s" if stamped
-                         else "%(name)s: %(message)s", "%Y-%m-%dT%H:%M:%S")
+        super().__init__(STAMPED if stamped else PLAIN, DATE)
         self.stamped = stamped
 
     def format(self, record: logging.LogRecord) -> str:
@@ -50,6 +57,7 @@ def setup_logging(verbosity: int = 0, log_file: str | None = None,
     stream = stream or sys.stderr
     stamped = bool(log_file) or not getattr(stream, "isatty", lambda: False)()
     level = {-1: logging.WARNING, 0: logging.INFO}.get(verbosity, logging.DEBUG)
+    _chosen.update(stamped=stamped, log_file=log_file)
     for name in ("boardsweep", "distributed", "dask_jobqueue"):
         # a handler each: Dask's LocalCluster quietens the handlers of "distributed" only
         handler: logging.Handler = (logging.FileHandler(log_file) if log_file
@@ -68,6 +76,28 @@ def setup_logging(verbosity: int = 0, log_file: str | None = None,
             logger.setLevel(logging.DEBUG if verbosity >= 1 else logging.WARNING)
 
 
+def worker_logging() -> dict:
+    """Dask's ``logging`` config (``logging.config.dictConfig`` form) that makes the local
+    cluster's worker processes write their lines as this process does: same format, same
+    place (stderr, or the log file, appended to)."""
+    if _chosen["log_file"]:
+        handler = {"class": "logging.FileHandler", "filename": _chosen["log_file"], "mode": "a"}
+    else:
+        handler = {"class": "logging.StreamHandler", "stream": "ext://sys.stderr"}
+    return {
+        "version": 1, "disable_existing_loggers": False,
+        "formatters": {"boardsweep": {"format": STAMPED if _chosen["stamped"] else PLAIN,
+                                      "datefmt": DATE}},
+        "handlers": {"boardsweep": {**handler, "formatter": "boardsweep"}},
+        "loggers": {
+            "distributed": {"level": "INFO", "handlers": ["boardsweep"], "propagate": False},
+            "distributed.client": {"level": "WARNING"}, "distributed.gc": {"level": "WARNING"},
+            "bokeh": {"level": "ERROR"}, "tornado": {"level": "CRITICAL"},
+            "tornado.application": {"level": "ERROR"},
+        },
+    }
+
+
 def adopt_dask_logging() -> None:
     """Once Dask is imported (it adds a handler of its own): keep only ours on its loggers, so
     each of its lines is printed once, in our format."""
@@ -77,6 +107,13 @@ def adopt_dask_logging() -> None:
             for old in list(logger.handlers):
                 if not getattr(old, "_boardsweep", False):
                     logger.removeHandler(old)
+
+
+def quiet_dask() -> None:
+    """Silence Dask's loggers for good: a run that is stopping (interrupted, or closing its
+    cluster) prints no stray errors about connections closed under it."""
+    for name in ("distributed", "dask_jobqueue", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 def _clock(seconds: float) -> str:

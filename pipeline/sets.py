@@ -23,6 +23,7 @@ from solvers.contract import FormatError, InstanceProblem
 from solvers.schema import ParamError
 
 from .errors import InputError
+from .limits import too_big
 from .tables import ParquetRows, check_columns, file_digest
 
 __all__ = ["InputSet", "load_set", "set_from_text", "set_from_table", "decode_text"]
@@ -104,6 +105,11 @@ def _checked(problem: InstanceProblem, table: pa.Table, source: str, first: int,
         costs = np.asarray(problem.costs(columns, options), dtype=np.float64)
     except ParamError as exc:
         raise InputError(str(exc), source) from None
+    big = too_big(problem, columns, options)
+    if big is not None:
+        index, message = big
+        ident = columns[problem.id_column][index]
+        raise InputError(f"{problem.id_column} {ident}, {message}", source)
     if costs.shape != (table.num_rows,) or not np.isfinite(costs).all():
         raise RuntimeError(f"{problem.name}: costs() must give one finite estimate per "
                            "instance")

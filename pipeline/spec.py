@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import yaml
 
 import solvers
@@ -34,9 +35,11 @@ from solvers.schema import (
 )
 
 from .errors import InputError
+from .limits import too_big
 from .sets import InputSet, decode_text, load_set
 
 __all__ = ["Config", "ClusterSpec", "Job", "load_config", "make_job", "cluster_spec",
+           "scheduler_spec", "check_security", "BATCH_KINDS", "TLS_FILES",
            "JOB_NAME", "ADDRESS", "CLUSTER_KINDS", "state_folder"]
 
 JOB_NAME = Text(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", 64,
@@ -51,30 +54,58 @@ _COMMON = {"task_seconds": _TASK_SECONDS}
 _SLURM_STRING = Text(what="a non-empty string")
 _STRINGS = ListOf(Text(what="a string"), least=0, unique=False, what="a list of strings")
 
+_SECURITY = Field(Choice(("tls", "none")), doc="tls (the default) or none: plain TCP, "
+                  "which anyone who reaches the scheduler can use to run code as you")
+_TLS = {
+    "security": _SECURITY,
+    "tls_ca_file": Field(FilePath("a CA certificate file (PEM)")),
+    "tls_cert": Field(FilePath("a client certificate file (PEM)")),
+    "tls_key": Field(FilePath("a client key file (PEM)")),
+}
+_BATCH = {  # the keys every batch system takes (dask-jobqueue's own, and boardsweep's)
+    "workers": Field(Integer(1, 100_000)), "cores": Field(Integer(1, 1024)),
+    "memory": Field(_MEMORY), "job_name": Field(_SLURM_STRING),
+    "job_extra_directives": Field(_STRINGS), "job_extra": Field(_STRINGS),
+    "job_script_prologue": Field(_STRINGS), "local_directory": Field(_SLURM_STRING),
+    "log_directory": Field(FilePath("a folder")), "interface": Field(_SLURM_STRING),
+    "dashboard_address": Field(_SLURM_STRING), "timeout": Field(_SECONDS),
+    "allowed_failures": Field(Integer(0, 1000)), "security": _SECURITY, **_COMMON,
+}
+_WALLTIME = Field(Text(r"([0-9]+-)?[0-9]+(:[0-9]{1,2}){0,2}", 32,
+                       'a walltime like "02:00:00" (quoted)'))
+_RESOURCE_SPEC = Field(Text(what="a resource request like \"select=1:ncpus=1:mem=2GB\""))
+BATCH_KINDS = ("slurm", "pbs", "sge", "lsf", "htcondor")
+
 CLUSTER_KINDS: dict[str, Record] = {
     "local": Record({
         "workers": Field(Integer(1, 4096)), "threads_per_worker": Field(Integer(1, 1024)),
         "memory_limit": Field(_MEMORY), "dashboard_address": Field(Text(what="an address")),
         "allowed_failures": Field(Integer(0, 1000)), **_COMMON}, "a local cluster"),
     "address": Record({
-        "address": Field(ADDRESS, required=True), "timeout": Field(_SECONDS), **_COMMON},
-        "an existing scheduler"),
+        "address": Field(ADDRESS, required=True), "timeout": Field(_SECONDS), **_TLS,
+        **_COMMON}, "an existing scheduler"),
     "scheduler-file": Record({
         "path": Field(FilePath("a scheduler file path"), required=True),
-        "timeout": Field(_SECONDS), **_COMMON}, "a scheduler file"),
-    "slurm": Record({
-        "workers": Field(Integer(1, 100_000)), "cores": Field(Integer(1, 1024)),
-        "memory": Field(_MEMORY), "walltime": Field(Text(
-            r"([0-9]+-)?[0-9]+(:[0-9]{1,2}){0,2}", 32, 'a walltime like "02:00:00" (quoted)')),
-        "queue": Field(_SLURM_STRING), "account": Field(_SLURM_STRING),
-        "job_name": Field(_SLURM_STRING), "job_extra_directives": Field(_STRINGS),
-        "job_extra": Field(_STRINGS), "job_script_prologue": Field(_STRINGS),
-        "local_directory": Field(_SLURM_STRING), "log_directory": Field(FilePath("a folder")),
-        "interface": Field(_SLURM_STRING), "dashboard_address": Field(_SLURM_STRING),
-        "timeout": Field(_SECONDS), "allowed_failures": Field(Integer(0, 1000)), **_COMMON},
-        "a Slurm cluster"),
+        "timeout": Field(_SECONDS), **_TLS, **_COMMON}, "a scheduler file"),
+    "slurm": Record({**_BATCH, "walltime": _WALLTIME, "queue": Field(_SLURM_STRING),
+                     "account": Field(_SLURM_STRING)}, "a Slurm cluster"),
+    "pbs": Record({**_BATCH, "walltime": _WALLTIME, "queue": Field(_SLURM_STRING),
+                   "account": Field(_SLURM_STRING), "resource_spec": _RESOURCE_SPEC},
+                  "a PBS cluster"),
+    "sge": Record({**_BATCH, "walltime": _WALLTIME, "queue": Field(_SLURM_STRING),
+                   "project": Field(_SLURM_STRING), "resource_spec": _RESOURCE_SPEC},
+                  "an SGE cluster"),
+    "lsf": Record({**_BATCH, "walltime": Field(Text(r"[0-9]+(:[0-9]{1,2})?", 16,
+                                                    'a walltime like "02:00" (quoted)')),
+                   "queue": Field(_SLURM_STRING), "project": Field(_SLURM_STRING)},
+                  "an LSF cluster"),
+    "htcondor": Record({**_BATCH, "disk": Field(_MEMORY, required=True,
+                                                doc="disk per worker job, e.g. 1GB")},
+                       "an HTCondor pool"),
 }
-SLURM_LOG_DIRECTORY = "slurm-logs"  # the worker jobs' output, beside the config file
+BATCH_LOG_DIRECTORY = "batch-logs"  # the worker jobs' output, beside the config file
+SLURM_LOG_DIRECTORY = "slurm-logs"  # ... for Slurm (the name it always had)
+TLS_FILES = (("tls_ca_file", "ca-file"), ("tls_cert", "client.cert"), ("tls_key", "client.key"))
 TOP = Record({
     "output": Field(Text(most=1024, what="a folder name")),
     "state": Field(Text(most=1024, what="a folder name")),
@@ -234,9 +265,15 @@ def make_job(problem: Problem | str, name: str, raw: Mapping, ctx: Context,
     source = None
     if isinstance(problem, InstanceProblem):
         kind, value = params[problem.set_key]
+        options = {k: params[k] for k in problem.options.fields if k in params}
         if kind in ("ingest", "parquet"):
-            options = {k: params[k] for k in problem.options.fields if k in params}
             source = load_set(problem, kind, value, options)
+        else:  # generated: each group's shape must fit a worker's memory
+            for group in problem.points(params, problem.set_table.name):
+                columns = {c: np.array([group.params[c]]) for c in problem.cost_columns}
+                big = too_big(problem, columns, options)
+                if big is not None:
+                    raise ParamError(big[1], (*key, problem.set_key, "generate"))
     return Job(name, problem, params, source=source)
 
 
@@ -250,6 +287,49 @@ def _check_name(raw: Mapping, key: tuple) -> str:
     return JOB_NAME.check(name, (*key, "name"))
 
 
+def _dask_tls(name: str) -> str | None:
+    """Dask's own ``distributed.comm.tls.<name>`` setting (None if unset)."""
+    import dask
+
+    return dask.config.get(f"distributed.comm.tls.{name}", None)
+
+
+def check_security(kind: str, options: dict, key: tuple, address: str | None = None) -> None:
+    """The rules of who may connect, for a cluster that is not local (ParamError otherwise):
+
+    - a ``tcp://`` scheduler elsewhere is plain text, which anyone who reaches it can use to
+      run code as you: it needs an explicit ``security: none``;
+    - a ``tls://`` scheduler needs a CA file, a certificate and a key: all three keys, or none
+      of them and Dask's own ``distributed.comm.tls`` settings; the message names what is
+      missing.
+    """
+    security = options.get("security", "tls")
+    given = {name: options.get(name) for name, _ in TLS_FILES}
+    if any(given.values()) and not all(given.values()):
+        missing = [name for name, value in given.items() if not value]
+        first = next(name for name, value in given.items() if value)
+        raise ParamError(f"TLS needs tls_ca_file, tls_cert and tls_key together: "
+                         f"{', '.join(missing)} missing", (*key, first))
+    if address is None:
+        return
+    scheme = address.split("://")[0]
+    if scheme == "tcp" and security != "none":
+        raise ParamError(f"{address} is plain TCP: anyone who reaches that scheduler can run "
+                         "code as you. Use a tls:// address with tls_ca_file, tls_cert and "
+                         "tls_key, or accept plain TCP with security: none", (*key, "address"))
+    if scheme == "tls":
+        if security == "none":
+            raise ParamError(f"{address} is a TLS address but security is none",
+                             (*key, "security"))
+        if not all(given.values()):
+            missing = [name for name, dask_name in TLS_FILES if not _dask_tls(dask_name)]
+            if missing:
+                raise ParamError(
+                    f"a tls:// address needs tls_ca_file, tls_cert and tls_key (config keys, "
+                    f"or --tls-ca-file, --tls-cert, --tls-key), or Dask's distributed.comm.tls"
+                    f" settings: {', '.join(missing)} not set", (*key, "address"))
+
+
 def cluster_spec(raw: Any, ctx: Context, key: tuple = ("cluster",)) -> ClusterSpec:
     """The ``cluster:`` mapping, checked for its kind; :class:`ParamError` with key paths."""
     if raw is None:
@@ -259,12 +339,11 @@ def cluster_spec(raw: Any, ctx: Context, key: tuple = ("cluster",)) -> ClusterSp
     kind = Choice(tuple(CLUSTER_KINDS)).check(raw.get("kind", "local"), (*key, "kind"))
     options = CLUSTER_KINDS[kind].check({k: v for k, v in raw.items() if k != "kind"}, key,
                                         ctx)
-    if kind == "slurm" and "log_directory" not in options:
-        options["log_directory"] = FilePath().check(SLURM_LOG_DIRECTORY, key, ctx)
-    if kind == "address" and options["address"].startswith("tls://"):
-        raise ParamError("a tls:// address needs the TLS settings tls_ca_file, tls_cert and "
-                         "tls_key, and boardsweep takes none of them yet: use a tcp:// address",
-                         (*key, "address"))
+    if kind in BATCH_KINDS and "log_directory" not in options:
+        default = SLURM_LOG_DIRECTORY if kind == "slurm" else BATCH_LOG_DIRECTORY
+        options["log_directory"] = FilePath().check(default, key, ctx)
+    if kind in ("address", "scheduler-file"):
+        check_security(kind, options, key, options.get("address"))
     return ClusterSpec(kind, options)
 
 
@@ -354,10 +433,21 @@ def task_seconds(spec: ClusterSpec, override: float | None = None) -> float:
     return 10.0 if spec.kind == "local" else 300.0
 
 
-def check_address(address: str) -> str:
-    """A ``--scheduler`` value, checked as a config's ``address`` is: InputError otherwise."""
+def scheduler_spec(scheduler: str | None, scheduler_file: str | None,
+                   security: str | None = None, tls: dict | None = None) -> ClusterSpec | None:
+    """The cluster of ``--scheduler``/``--scheduler-file`` and the security flags, checked as
+    a config's are (None when neither option is given); :class:`InputError` otherwise."""
+    if not scheduler and not scheduler_file:
+        return None
+    raw: dict = {k: v for k, v in (tls or {}).items() if v}
+    if security:
+        raw["security"] = security
+    if scheduler:
+        raw.update(kind="address", address=scheduler)
+    else:
+        raw.update(kind="scheduler-file", path=scheduler_file)
     try:
-        spec = cluster_spec({"kind": "address", "address": address}, Context())
+        return cluster_spec(raw, Context(str(Path.cwd())))
     except ParamError as exc:
-        raise InputError(f"--scheduler: {exc.message}") from None
-    return spec.options["address"]
+        flag = "--scheduler" if scheduler else "--scheduler-file"
+        raise InputError(f"{flag}: {exc.message}") from None

@@ -89,6 +89,8 @@ class Placement:
 class Store:
     """The records of every job writing to one output folder (the caller holds its lock)."""
 
+    committed = 0  # records committed by this process (what an interrupted run keeps)
+
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -139,6 +141,7 @@ class Store:
         with self._transaction():
             self.db.executemany("INSERT OR REPLACE INTO records VALUES (?,?,?,?,?,?,?,?,?,?)",
                                 self._pending)
+        Store.committed += len(self._pending)
         self._pending.clear()
 
     def _transaction(self):
@@ -146,7 +149,12 @@ class Store:
 
         class _Txn:
             def __enter__(self):
-                db.execute("BEGIN IMMEDIATE")
+                try:
+                    db.execute("BEGIN IMMEDIATE")
+                except BaseException:  # e.g. Ctrl-C just after BEGIN ran: no half-open
+                    if db.in_transaction:  # transaction left for the next commit to trip on
+                        db.execute("ROLLBACK")
+                    raise
 
             def __exit__(self, kind, value, tb):
                 db.execute("COMMIT" if kind is None else "ROLLBACK")

@@ -363,7 +363,9 @@ class InstanceProblem(Problem):
     its ``cost_columns``, e.g. rows and cols).  ``check_set(rows)`` checks a
     set's rows beyond their column types (``ParamError`` naming the instance);
     ``solve(rows, options)`` answers them as rows of ``result``; ``costs(columns, options)``
-    estimates seconds per instance from the ``cost_columns`` of the set.
+    estimates seconds per instance from the ``cost_columns`` of the set, and
+    ``memory(columns, options)`` bounds the bytes one instance needs to generate and solve
+    (an instance over a worker's share of memory is refused before anything is allocated).
 
     The job's params are ``{<set_key>: {ingest: FILE} | {parquet: FILE} | {generate: {...}},
     **options}`` (``options``: the problem's own keys, e.g. ``counts``).
@@ -383,6 +385,7 @@ class InstanceProblem(Problem):
     cost_columns: tuple[str, ...]
     read_text: Callable[[str], pa.Table]
     write_text: Callable[[pa.Table], str]
+    memory: Callable[[Mapping[str, np.ndarray], Mapping], np.ndarray]
 
     kind = "instance"
     params: Record = None  # built from set_key, options and generate_params

@@ -312,6 +312,16 @@ def instance_seconds(rows: np.ndarray, cols: np.ndarray, counts: bool) -> np.nda
     return cost
 
 
+BYTES_PER_CELL = 72  # cells as bytes and text, segments, the matching's arrays, one placement
+COUNT_BYTES = 2 * LAYER_WORDS * 8 * 2  # the counting program's two layers of keys and totals
+
+
+def _memory(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
+    """Peak bytes to generate and solve each board (a bound, not a measurement)."""
+    cells = np.asarray(columns["rows"], np.float64) * np.asarray(columns["cols"], np.float64)
+    return BYTES_PER_CELL * cells + (COUNT_BYTES if options.get("counts") else 0)
+
+
 def _costs(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
     """Seconds per board; ParamError for the first board too large to count (its id when
     ``columns`` holds ``board_id``, else its size)."""
@@ -434,6 +444,7 @@ PROBLEM = InstanceProblem(
     check_set=_check_set,
     solve_rows=_solve_rows,
     costs=_costs,
+    memory=_memory,
     cost_columns=("rows", "cols"),
     read_text=text_format.read,
     write_text=text_format.write,

@@ -202,6 +202,16 @@ def _costs(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
     return instance_seconds(columns["rows"], columns["cols"])
 
 
+BYTES_PER_POINT = 320  # the workspace's rows of int64 per point, the solution, clues as text
+
+
+def _memory(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
+    """Peak bytes to generate and solve each puzzle (a bound, not a measurement)."""
+    points = (np.asarray(columns["rows"], np.float64) + 1) * (
+        np.asarray(columns["cols"], np.float64) + 1)
+    return BYTES_PER_POINT * points
+
+
 def _groups(params: Mapping) -> list[Point]:
     """One point of the ``puzzles`` table per (rows, cols), sorted."""
     seed, count = params["seed"], params["count"]
@@ -293,6 +303,7 @@ PROBLEM = InstanceProblem(
     check_set=_check_set,
     solve_rows=_solve_rows,
     costs=_costs,
+    memory=_memory,
     cost_columns=("rows", "cols"),
     read_text=text_format.read,
     write_text=text_format.write,

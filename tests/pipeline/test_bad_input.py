@@ -51,10 +51,15 @@ SLANT_SIDES = 'an integer, a "lo..hi" range or a list of integers (1 <= each <= 
 DENSITIES = "a number or a list of numbers (0.0 <= each <= 1.0)"
 DENSITY = "a number (0.0 <= value <= 1.0)"
 SOURCES = "one of {ingest: ...}, {parquet: ...}, {generate: ...}"
-KINDS = "local, address, scheduler-file, slurm"
+KINDS = "local, address, scheduler-file, slurm, pbs, sge, lsf, htcondor"
 ADDRESS = "expected a scheduler address tcp://HOST:PORT"
-TLS = ("a tls:// address needs the TLS settings tls_ca_file, tls_cert and tls_key, and "
-       "boardsweep takes none of them yet: use a tcp:// address")
+TLS = ("a tls:// address needs tls_ca_file, tls_cert and tls_key (config keys, or "
+       "--tls-ca-file, --tls-cert, --tls-key), or Dask's distributed.comm.tls settings: "
+       "tls_ca_file, tls_cert, tls_key not set")
+PLAIN = ("tcp://h:1 is plain TCP: anyone who reaches that scheduler can run code as you. Use a "
+         "tls:// address with tls_ca_file, tls_cert and tls_key, or accept plain TCP with "
+         "security: none")
+TLS_TOGETHER = "TLS needs tls_ca_file, tls_cert and tls_key together"
 SIZE_LINE = "a size line: 'n' or 'rows cols' (integers >= 1), or '0' to end the input"
 CLUE = "expected a digit 0-4 or '.'"
 M_N = "expected a line 'M N': two non-negative integers (queens, rooks)"
@@ -63,7 +68,12 @@ BOARD_TEXT = "max_rooks seed-format text"
 FOLDER_IN_THE_WAY = "cannot write here: {tmp}/f is a file, not a folder"
 SLURM_KEYS = ("account, allowed_failures, cores, dashboard_address, interface, job_extra, "
               "job_extra_directives, job_name, job_script_prologue, local_directory, "
-              "log_directory, memory, queue, task_seconds, timeout, walltime, workers")
+              "log_directory, memory, queue, security, task_seconds, timeout, walltime, "
+              "workers")
+PBS_KEYS = SLURM_KEYS.replace("queue, security", "queue, resource_spec, security")
+HTCONDOR_KEYS = ("allowed_failures, cores, dashboard_address, disk, interface, job_extra, "
+                 "job_extra_directives, job_name, job_script_prologue, local_directory, "
+                 "log_directory, memory, security, task_seconds, timeout, workers")
 REPEATED = "is listed twice: each value may appear once"
 
 
@@ -558,8 +568,9 @@ CASES = {
                                         "expected a number (0.01 <= value <= 86400), not []",
                                         "  address: tcp://h:1\n"),
     "address-unknown-key": cluster_key("address", "workers", "2",
-                                       "unknown key: expected one of address, task_seconds, "
-                                       "timeout", "  address: tcp://h:1\n"),
+                                       "unknown key: expected one of address, security, "
+                                       "task_seconds, timeout, tls_ca_file, tls_cert, tls_key",
+                                       "  address: tcp://h:1\n"),
     "scheduler-file-missing-path": config(
         "cluster:\n  kind: scheduler-file\n" + JOB,
         at(2, "cluster (kind scheduler-file): missing key 'path': expected a scheduler file "
@@ -575,8 +586,9 @@ CASES = {
                                                "-5 is out of range: expected 0.01 <= "
                                                "task_seconds <= 86400", "  path: s.json\n"),
     "scheduler-file-unknown-key": cluster_key("scheduler-file", "address", "tcp://h:1",
-                                              "unknown key: expected one of path, "
-                                              "task_seconds, timeout", "  path: s.json\n"),
+                                              "unknown key: expected one of path, security, "
+                                              "task_seconds, timeout, tls_ca_file, tls_cert, "
+                                              "tls_key", "  path: s.json\n"),
     "slurm-workers": cluster_key("slurm", "workers", "x",
                                  "expected an integer (1 <= value <= 100000), not 'x'"),
     "slurm-cores": cluster_key("slurm", "cores", "0",
@@ -616,6 +628,42 @@ CASES = {
                                       "expected a number (0.01 <= value <= 86400), not 'x'"),
     "slurm-unknown-key": cluster_key("slurm", "bogus", "1",
                                      f"unknown key: expected one of {SLURM_KEYS}"),
+    "slurm-security": cluster_key("slurm", "security", "plain",
+                                  "expected one of tls, none, not 'plain'"),
+    "pbs-resource-spec": cluster_key("pbs", "resource_spec", "5",
+                                     "expected a resource request like "
+                                     "\"select=1:ncpus=1:mem=2GB\", not 5"),
+    "pbs-unknown-key": cluster_key("pbs", "project", "p",
+                                   f"unknown key: expected one of {PBS_KEYS}"),
+    "sge-walltime": cluster_key("sge", "walltime", "2h",
+                                'expected a walltime like "02:00:00" (quoted), not \'2h\''),
+    "lsf-walltime": cluster_key("lsf", "walltime", '"02:00:00"',
+                                'expected a walltime like "02:00" (quoted), not \'02:00:00\''),
+    "htcondor-missing-disk": config(
+        "cluster:\n  kind: htcondor\n" + JOB,
+        at(2, "cluster (kind htcondor): missing key 'disk': expected a memory size like "
+              '"4GB" or "auto"')),
+    "htcondor-queue": cluster_key("htcondor", "queue", "q",
+                                  f"unknown key: expected one of {HTCONDOR_KEYS}",
+                                  "  disk: 1GB\n"),
+    "address-plain-tcp": cluster_key("address", "address", "tcp://h:1", PLAIN),
+    "address-tls-one-file": cluster_key("address", "tls_ca_file", "ca.pem",
+                                        f"{TLS_TOGETHER}: tls_cert, tls_key missing",
+                                        "  address: tls://h:1\n"),
+    "address-tls-security-none": cluster_key("address", "security", "none",
+                                             "tls://h:1 is a TLS address but security is none",
+                                             "  address: tls://h:1\n"),
+    "address-security-bogus": cluster_key("address", "security", "yes",
+                                          "expected one of tls, none, not True",
+                                          "  address: tls://h:1\n"),
+    "run-scheduler-plain-tcp": config(JOB, f"{ERROR}--scheduler: {PLAIN}", "--scheduler",
+                                      "tcp://h:1"),
+    "run-tls-flags-without-scheduler": config(
+        JOB, f"{ERROR}--security and --tls-* go with --scheduler or --scheduler-file",
+        "--tls-ca-file", "ca.pem"),
+    "run-scheduler-tls-one-flag": config(
+        JOB, f"{ERROR}--scheduler: {TLS_TOGETHER}: tls_cert, tls_key missing",
+        "--scheduler", "tls://h:1", "--tls-ca-file", "ca.pem"),
     "run-scheduler-unknown-scheme": config(
         JOB, f"{ERROR}--scheduler: {ADDRESS}, not 'foo://h:1'", "--scheduler", "foo://h:1"),
     "run-scheduler-tls": config(JOB, f"{ERROR}--scheduler: {TLS}", "--scheduler", "tls://h:1"),
@@ -909,7 +957,8 @@ CASES = {
              "1000000000000"),
     "generate-slant-density": command(
         "generate", "slant", "--n", "5", "--count", "1", "--seed", "1", "--density", "0.5",
-        "-o", "{tmp}/out.parquet", line="Error: No such option '--density'."),
+        "-o", "{tmp}/out.parquet",
+        line="Error: No such option '--density'. Did you mean '--security'?"),
     "generate-count-problem": command("generate", "nqueens", "--n", "4",
                                       line="Error: No such command 'nqueens'."),
     "ingest-unknown-problem": command(

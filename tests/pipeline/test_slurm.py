@@ -26,13 +26,14 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from pipeline.batch import BATCH, JOBQUEUE_KEYS, OWN_KEYS, slurm_settings
 from pipeline.errors import InputError
 from pipeline.plan import plan_job
-from pipeline.slurm import JOBQUEUE_KEYS, OWN_KEYS, slurm_settings
 from pipeline.spec import CLUSTER_KINDS, cluster_spec, load_config
 from pipeline.store import Store
 from solvers.schema import Context
 from tests.conftest import BOARDSWEEP, ROOT, boardsweep, run_env
+from tests.pipeline.tls import no_certificate
 
 NIGHTLY = ROOT / "examples" / "nightly.sbatch"
 ENDED = {"BOOT_FAIL", "CANCELLED", "COMPLETED", "DEADLINE", "FAILED", "NODE_FAIL",
@@ -172,8 +173,55 @@ def test_run_on_slurm_worker_jobs(tmp_path, job_name):
         assert info["JobName"] == job_name and info["NumCPUs"] == "1", info
         assert info["MinMemoryNode"] == "954M" and info["TimeLimit"] == "00:10:00", info
         log = (tmp_path / "slurm-logs" / f"{job_name}-{job}.err").read_text()
-        assert "Registered to:      tcp://127.0.0.1:" in log, log
+        assert "Registered to:      tls://127.0.0.1:" in log, log  # TLS, the run's own CA
+    assert re.search(r"scheduler: tls://[^;]+;", done.stderr), done.stderr
+    keys = tmp_path / ".boardsweep" / "out" / "keys"
+    assert keys.is_dir() and keys.stat().st_mode & 0o777 == 0o700
+    assert not list(keys.iterdir())  # the workers' key files are gone with the cluster
     assert not {j: s for j, s in _jobs(job_name).items() if s not in ENDED}
+
+
+def test_plain_and_foreign_clients_cannot_join_a_slurm_run(tmp_path, job_name):
+    """While a run works on Slurm, its scheduler refuses a client without the run's
+    certificate and one with a certificate from another authority: neither runs code."""
+    from distributed import Client
+    from distributed.security import Security
+
+    config = _config(tmp_path, job_name, "workers: 1",
+                     "  - {name: q, problem: nqueens, n: [15, 16]}\n")
+    with subprocess.Popen([*BOARDSWEEP, "run", str(config)], cwd=ROOT, env=run_env(),
+                          stderr=subprocess.PIPE, text=True) as proc:
+        try:
+            address = None
+            deadline = time.monotonic() + 120
+            while address is None:
+                line = proc.stderr.readline()
+                assert line and time.monotonic() < deadline, "no scheduler line"
+                found = re.search(r"scheduler: (tls://\S+);", line)
+                address = found and found.group(1)
+            marker = tmp_path / "intruder-ran"
+            for target, security in ((address.replace("tls://", "tcp://"), None),
+                                     (address, no_certificate()), (address, Security.temporary())):
+                with pytest.raises((OSError, TimeoutError)):
+                    with Client(target, timeout=5, security=security) as intruder:
+                        intruder.submit(marker.touch).result(timeout=5)
+            err = proc.stderr.read()
+            assert proc.wait(timeout=300) == 0, err
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert not marker.exists()
+    assert _counts(tmp_path / "out" / "q" / "counts.parquet") == [2279184, 14772512]
+
+
+def test_security_none_is_plain_tcp_and_warned_about(tmp_path, job_name):
+    config = _config(tmp_path, job_name, "workers: 1, security: none",
+                     "  - {name: q, problem: nqueens, n: 10}\n")
+    done = boardsweep("run", str(config))
+    assert done.returncode == 0, done.stderr
+    assert "cluster (kind slurm): security is none: the scheduler speaks plain TCP" \
+        in done.stderr
+    assert re.search(r"scheduler: tcp://", done.stderr), done.stderr
 
 
 def test_refused_worker_job_is_one_clear_error(tmp_path, job_name):
@@ -221,6 +269,10 @@ def test_interrupted_run_cancels_its_worker_jobs(tmp_path, job_name, signum):
                 proc.kill()
     assert len(running) == 2, (err, _jobs(job_name))
     assert f"{signal.Signals(signum).name}: cancelling the Slurm worker jobs " in err, err
+    word = "interrupted" if signum == signal.SIGINT else "terminated"
+    assert re.search(rf"^boardsweep: error: {word} \({signal.Signals(signum).name}\); \d+ "
+                     r"tasks? of this run kept, rerun to resume$", err, re.M), err
+    assert "Traceback" not in err
     assert not _wait_ended(job_name, 20)
     assert {_jobs(job_name)[j] for j in running} == {"CANCELLED"}
     assert not (tmp_path / "out" / "q").exists()
@@ -323,8 +375,10 @@ def test_slurm_settings_for_dask_jobqueue():
                 "task_seconds"} & settings.keys()
     # no walltime: no --time line, so the partition's default applies, not dask-jobqueue's 30 min
     assert slurm_settings({})["job_directives_skip"] == ["#SBATCH -t "]
-    # every key pipeline.spec allows for kind slurm has a rule here
-    assert set(CLUSTER_KINDS["slurm"].fields) == set(JOBQUEUE_KEYS) | OWN_KEYS
+    # every key pipeline.spec allows for each batch kind has a rule here
+    for kind, batch in BATCH.items():
+        assert set(CLUSTER_KINDS[kind].fields) == set(JOBQUEUE_KEYS) | OWN_KEYS | set(
+            batch.own), kind
 
 
 def test_slurm_job_script_from_a_checked_config(tmp_path):

@@ -65,3 +65,43 @@ def test_checksums_cover_every_key_field_and_the_payload():
                   ("p", "v", "t", "a", 1, 5, b"rows"), ("p", "v", "t", "a", 0, 6, b"rows"),
                   ("p", "v", "t", "a", 0, 5, b"rowz")]:
         assert record_checksum(*other) != base
+
+
+class _InterruptedAfterBegin:
+    """A connection that raises KeyboardInterrupt just after its first BEGIN has run, as a
+    Ctrl-C arriving while SQLite starts a transaction does."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.db, self.fired = db, False
+
+    def execute(self, sql, *args):
+        result = self.db.execute(sql, *args)
+        if sql.startswith("BEGIN") and not self.fired:
+            self.fired = True
+            raise KeyboardInterrupt
+        return result
+
+    def __getattr__(self, name):
+        return getattr(self.db, name)
+
+
+def test_an_interrupted_commit_leaves_no_open_transaction_and_the_next_one_keeps_all(tmp_path):
+    """Ctrl-C during a commit: the unwinding run's last commit still writes every record
+    (no "cannot start a transaction within a transaction" traceback)."""
+    store = Store(tmp_path / "s.sqlite")
+    real = store.db
+    store.db = _InterruptedAfterBegin(real)
+    store._pending.clear()
+    store.add("j", _record("a", 0, 1))
+    try:
+        store.commit()
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("the interrupt was lost")
+    assert store.db.fired and not real.in_transaction
+    store.commit()  # what `execute` does on its way out
+    store.db = real
+    store.close()
+    rows = sqlite3.connect(tmp_path / "s.sqlite").execute("SELECT count(*) FROM records")
+    assert rows.fetchone()[0] == 1

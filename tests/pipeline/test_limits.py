@@ -1,0 +1,110 @@
+"""Limits before allocation: a size that cannot fit is refused with its estimate (exit 2,
+one line, nothing written, no memory taken), and long work says what it will cost."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from tests.conftest import BOARDSWEEP, run_env
+
+ESTIMATE = re.compile(r"one instance needs about [0-9.]+ [KMGT]?B of memory, more than the "
+                      r"[0-9.]+ [KMGT]?B a worker may use")
+
+
+def _run(tmp_path, *args, env=None):
+    started = time.monotonic()
+    done = subprocess.run([*BOARDSWEEP, *args], capture_output=True, text=True, cwd=tmp_path,
+                          env={**run_env(), **(env or {})}, timeout=120)
+    return done, time.monotonic() - started
+
+
+@pytest.mark.parametrize("problem, n", [("max_rooks", "46340"), ("slant", "46339")])
+def test_a_generated_size_too_big_for_memory_is_refused_before_allocating(tmp_path, problem, n):
+    """The seeds' ``generate max_rooks --n 46340 --count 2`` reached 6.5 GB: now one line with
+    the estimate, exit 2, nothing written, in well under the time an allocation would take."""
+    extra = ["--density", "0.3"] if problem == "max_rooks" else []
+    done, seconds = _run(tmp_path, "generate", problem, "--n", n, "--count", "2", "--seed", "1",
+                         *extra, "-o", "set.parquet")
+    assert done.returncode == 2, done.stderr
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert ESTIMATE.search(done.stderr), done.stderr
+    assert f"{n} x {n}" in done.stderr
+    assert not (tmp_path / "set.parquet").exists()
+    assert list(tmp_path.iterdir()) == []
+    assert seconds < 60
+
+
+def test_the_memory_cap_can_be_set_and_sizes_below_it_run(tmp_path):
+    args = ("generate", "max_rooks", "--n", "300", "--count", "1", "--seed", "1", "--density",
+            "0.3", "-o", "set.parquet", "--workers", "1")
+    refused, _ = _run(tmp_path, *args, env={"BOARDSWEEP_MEMORY_LIMIT": "1MB"})
+    assert refused.returncode == 2, refused.stderr
+    assert "300 x 300: one instance needs about 6.48 MB of memory, more than the 1 MB" \
+        in refused.stderr
+    assert "BOARDSWEEP_MEMORY_LIMIT" in refused.stderr
+    done, _ = _run(tmp_path, *args)
+    assert done.returncode == 0, done.stderr
+    assert pq.read_table(tmp_path / "set.parquet").num_rows == 1
+
+
+def test_a_board_set_with_a_board_too_big_names_that_board(tmp_path):
+    """Checked when the set is read, before any cluster starts (the cap lowered to 1 MB, so
+    that a 200 x 200 board is too big; the 4 x 4 one alone runs)."""
+    table = pa.table({"board_id": pa.array([7, 8], pa.int64()),
+                      "rows": pa.array([4, 200], pa.int32()),
+                      "cols": pa.array([4, 200], pa.int32()),
+                      "cells": ["." * 16, "." * 40000]})
+    pq.write_table(table, tmp_path / "boards.parquet")
+    small = {"BOARDSWEEP_MEMORY_LIMIT": "1MB"}
+    done, _ = _run(tmp_path, "solve", "max_rooks", "boards.parquet", "-o", "out.parquet",
+                   env=small)
+    assert done.returncode == 2, done.stderr
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert "boards.parquet: board_id 8, 200 x 200: one instance needs about 2.88 MB of " \
+        "memory, more than the 1 MB a worker may use" in done.stderr, done.stderr
+    assert not (tmp_path / "out.parquet").exists()
+    pq.write_table(table.slice(0, 1), tmp_path / "boards.parquet")
+    done, _ = _run(tmp_path, "solve", "max_rooks", "boards.parquet", "-o", "out.parquet",
+                   env=small)
+    assert done.returncode == 0, done.stderr
+    assert pq.read_table(tmp_path / "out.parquet").column("max_rooks").to_pylist() == [4]
+
+
+def test_a_long_judge_says_its_estimate_and_shows_progress_then_stops_on_ctrl_c(tmp_path):
+    """``echo 20 | boardsweep judge nqueens`` ran with no output at all: now the estimated
+    CPU time first, then progress lines on stderr (stdout stays the seed's output)."""
+    proc = subprocess.Popen([*BOARDSWEEP, "judge", "nqueens"], cwd=tmp_path, env=run_env(),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc.stdin.write("20\n")
+    proc.stdin.close()
+    lines = []
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            line = proc.stderr.readline()
+            if not line:
+                break
+            lines.append(line)
+            if "% of the estimated work" in line:
+                break
+        os.killpg(proc.pid, signal.SIGINT)
+        rest = proc.stderr.read()
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    text = "".join(lines)
+    assert re.search(r"about [0-9.]+ CPU-hours of work estimated", text), text
+    assert re.search(r"\d+% of the estimated work, \d+/\d+ tasks, .* elapsed, ETA ", text), text
+    assert proc.returncode == 130, text + rest
+    assert proc.stdout.read() == ""
+    assert "Traceback" not in text + rest
