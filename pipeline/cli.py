@@ -136,7 +136,8 @@ def cli(verbose, quiet, log_file) -> None:
 def _param(exc: ParamError, prefix: str) -> InputError:
     """A bad option value: ``PREFIX--name: message`` (the option, not a path inside it)."""
     name = next((k for k in exc.key if isinstance(k, str)), None)
-    return InputError(f"{prefix}{'--' + name + ': ' if name else ''}{exc.message}")
+    flag = f"--{name.replace('_', '-')}: " if name else ""
+    return InputError(f"{prefix}{flag}{exc.message}")
 
 
 # ----------------------------------------------------------------------------- run, plan
@@ -444,10 +445,11 @@ def _record_options(record) -> list[click.Option]:
     options = []
     for name, field in record.fields.items():
         text = field.doc or field.validator.describe()
+        flag = f"--{name.replace('_', '-')}"  # a key count_mib is the option --count-mib
         if isinstance(field.validator, Flag):
-            options.append(click.Option([f"--{name}"], is_flag=True, help=text))
+            options.append(click.Option([flag, name], is_flag=True, help=text))
         else:
-            options.append(click.Option([f"--{name}"], type=str, required=field.required,
+            options.append(click.Option([flag, name], type=str, required=field.required,
                                         help=text))
     return options
 

@@ -2,10 +2,10 @@
 
 A set is checked column by column against the problem's ``set_table`` (types, widths, nulls:
 :func:`pipeline.tables.check_columns`), then by the problem's own ``check_set``; its ids must be
-distinct, it must not be empty, and every instance must have a finite cost estimate (a board
-too large to count is refused here, naming it).  What comes out is an :class:`InputSet`: the
-file's digest (which keys its results), its row count, per-row cost estimates for the
-planner, and a reader of row ranges for the tasks.
+distinct, it must not be empty, every instance must have a finite cost estimate, and none
+may need more memory than a worker may use (refused here, naming it).  What comes out is an
+:class:`InputSet`: the file's digest (which keys its results), its row count, per-row cost
+estimates for the planner, and a reader of row ranges for the tasks.
 """
 
 from __future__ import annotations
@@ -121,16 +121,42 @@ def _not_empty(rows: int, problem: InstanceProblem, source: str) -> None:
         raise InputError(f"holds no {problem.set_key}: a set needs at least one", source)
 
 
-def _distinct(ids: np.ndarray, id_column: str, source: str) -> None:
-    """InputError naming the first id that appears twice."""
-    order = np.argsort(ids, kind="stable")
-    ordered = ids[order]
+def _keys(problem: InstanceProblem, table: pa.Table) -> np.ndarray:
+    """Each row's identity: its id within its group (the problem's ``group_columns``), as a
+    structured array; a null group value (the density of a given board) is -inf, equal to
+    itself, where NaN would make every such row distinct."""
+    names = (*problem.group_columns, problem.id_column)
+    fields = []
+    for name in names:
+        column = table.column(name)
+        if pa.types.is_floating(column.type):
+            column = column.fill_null(-np.inf)
+        fields.append(np.asarray(column.to_numpy()))
+    keys = np.empty(table.num_rows, dtype=[(n, f.dtype) for n, f in zip(names, fields,
+                                                                          strict=True)])
+    for name, values in zip(names, fields, strict=True):
+        keys[name] = values
+    return keys
+
+
+def _shown(value) -> str:
+    """A group value as a message shows it (null for the -inf of :func:`_keys`)."""
+    return "null" if value == -np.inf else f"{value:g}"
+
+
+def _distinct(problem: InstanceProblem, keys: np.ndarray, source: str) -> None:
+    """InputError naming the first id that appears twice in one group."""
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
     same = np.flatnonzero(ordered[1:] == ordered[:-1])
     if same.size:
         i = int(same[0])
         first, second = sorted((int(order[i]), int(order[i + 1])))
-        raise InputError(f"{id_column} {int(ordered[i])} appears twice (rows {first} and "
-                         f"{second}): ids must be distinct", source)
+        ident = problem.id_column
+        group = ", ".join(f"{name} {_shown(ordered[i][name])}" for name in problem.group_columns)
+        within = f" of the group {group}" if group else ""
+        raise InputError(f"{ident} {int(ordered[i][ident])}{within} appears twice (rows "
+                         f"{first} and {second}): ids must be distinct within a group", source)
 
 
 def set_from_table(problem: InstanceProblem, table: pa.Table, source: str, digest: str,
@@ -138,7 +164,7 @@ def set_from_table(problem: InstanceProblem, table: pa.Table, source: str, diges
     """A set held in memory (read from text or stdin), checked."""
     table, costs = _checked(problem, table, source, 0, options)
     _not_empty(table.num_rows, problem, source)
-    _distinct(table.column(problem.id_column).to_numpy(), problem.id_column, source)
+    _distinct(problem, _keys(problem, table), source)
     return InputSet(source, digest, table.num_rows, costs, table=table, spec=problem.set_table)
 
 
@@ -187,11 +213,11 @@ def load_set(problem: InstanceProblem, kind: str, path: str, options: Mapping) -
     try:
         for first, piece in reader.batches(names):
             table, cost = _checked(problem, piece, path, first, options)
-            ids.append(table.column(problem.id_column).to_numpy())
+            ids.append(_keys(problem, table))
             costs.append(cost)
     except (OSError, pa.ArrowInvalid) as exc:
         raise InputError(f"cannot read Parquet: {exc}", path) from None
     _not_empty(reader.rows, problem, path)
-    _distinct(np.concatenate(ids), problem.id_column, path)
+    _distinct(problem, np.concatenate(ids), path)
     return InputSet(path, file_digest(path), reader.rows, np.concatenate(costs), stamp=stamp,
                     spec=problem.set_table)

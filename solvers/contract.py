@@ -366,6 +366,8 @@ class InstanceProblem(Problem):
     estimates seconds per instance from the ``cost_columns`` of the set, and
     ``memory(columns, options)`` bounds the bytes one instance needs to generate and solve
     (an instance over a worker's share of memory is refused before anything is allocated).
+    Ids are distinct within a group of equal ``group_columns`` values (a generated set numbers
+    each group's instances from 0), so a set of several groups reads back as it was written.
 
     The job's params are ``{<set_key>: {ingest: FILE} | {parquet: FILE} | {generate: {...}},
     **options}`` (``options``: the problem's own keys, e.g. ``counts``).
@@ -386,6 +388,7 @@ class InstanceProblem(Problem):
     read_text: Callable[[str], pa.Table]
     write_text: Callable[[pa.Table], str]
     memory: Callable[[Mapping[str, np.ndarray], Mapping], np.ndarray]
+    group_columns: tuple[str, ...] = ()  # an id is unique within a group of these values
 
     kind = "instance"
     params: Record = None  # built from set_key, options and generate_params

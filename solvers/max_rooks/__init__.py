@@ -67,7 +67,7 @@ from .tables import BOARDS, CELL_CHARS, MAXIMA, batch_to_table, result_table, ta
 __all__ = [
     "PROBLEM", "DfsResult", "make_batch", "board_at", "check_batch", "generate",
     "solve_batch", "max_rooks_dfs", "konig_cover", "batch_to_table", "table_to_batch",
-    "BOARDS", "MAXIMA", "instance_seconds", "DAY",
+    "BOARDS", "MAXIMA", "instance_seconds", "COUNT_STATUS", "count_words",
 ]
 
 _U64 = 2**64
@@ -168,8 +168,22 @@ def _count_column(limbs: np.ndarray) -> np.ndarray:
     return out
 
 
+COUNT_STATUS = ("counted", "too_wide", "too_large")  # per board, with counts
+
+
+def _with_nulls(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """``values`` where ``keep``, None elsewhere (an object array when anything is None)."""
+    if keep.all():
+        return values
+    out = np.empty(len(values), dtype=object)
+    out[:] = [int(v) if k else None for v, k in zip(values, keep, strict=True)]
+    return out
+
+
 def _solve_counts(b: dict[str, np.ndarray], walls: np.ndarray, result: dict, words: int) -> None:
-    """Add ``max_placements`` and ``placements`` to ``result``; check the two maxima agree."""
+    """Add ``max_placements``, ``placements`` and each board's ``count_status`` to ``result``
+    (a board the counting program cannot hold is ``too_wide`` or ``too_large``, with the
+    memory it asked for, and its counts null); check the two maxima agree."""
     k = b["rows"].shape[0]
     nopen = b["rows"].astype(np.int64) * b["cols"] - walls
     nlimbs = (nopen // 64 + 1).astype(np.int64)
@@ -179,23 +193,23 @@ def _solve_counts(b: dict[str, np.ndarray], walls: np.ndarray, result: dict, wor
     best = np.zeros(k, dtype=np.int32)
     nodes = np.zeros(k, dtype=np.int64)
     status = np.zeros(k, dtype=np.int8)
+    need = np.zeros(k, dtype=np.int64)
     count_batch(b["rows"], b["cols"], b["offsets"], b["cells"], nlimbs, tot, bc, best, nodes,
-                status, words)
-    for i in np.flatnonzero(status):
-        bid = b["board_id"][i]
-        if status[i] == 1:
-            raise ParamError(f"board {bid}: too wide to count (frontier over {MAX_SLOTS} "
-                             "segments in both orientations)")
-        if status[i] == 2:
-            raise ParamError(f"board {bid}: too wide to count (its frontier states need more "
-                             f"than {words} words of memory)")
-        raise RuntimeError(f"board {bid}: counting program ended in an inconsistent state")
-    bad = np.flatnonzero(best != result["max_rooks"])
+                status, need, words)
+    broken = np.flatnonzero(status > 2)
+    if broken.size:
+        raise RuntimeError(f"board {b['board_id'][broken[0]]}: counting program ended in an "
+                           "inconsistent state")
+    counted = status == 0
+    bad = np.flatnonzero(counted & (best != result["max_rooks"]))
     if bad.size:
         raise RuntimeError(f"board {b['board_id'][bad[0]]}: matching and counting disagree on "
                            "the maximum")
-    result["max_placements"] = _count_column(bc)
-    result["placements"] = _count_column(tot)
+    result["max_placements"] = _with_nulls(_count_column(bc), counted)
+    result["placements"] = _with_nulls(_count_column(tot), counted)
+    result["count_status"] = np.array(COUNT_STATUS, dtype=object)[status]
+    # two layers live, 8 bytes a word
+    result["count_memory"] = _with_nulls(need * 16, status == 2)
     result["nodes"] += nodes
 
 
@@ -205,7 +219,9 @@ def solve_batch(
     """Solve every board: maxima, one optimal placement, walls, work; with counts, the counts.
 
     ``count_words`` bounds the counting program's memory (64-bit words per layer, two layers
-    live); a board over it raises ParamError rather than exhausting the machine."""
+    live); a board over it gets ``count_status`` ``too_large`` (and one whose frontier is
+    wider than the program holds ``too_wide``) with null counts, rather than exhausting the
+    machine or failing the others."""
     b = check_batch(batch)
     k = b["rows"].shape[0]
     walls = (np.add.reduceat(b["cells"], b["offsets"][:-1], dtype=np.int64) if b["cells"].size
@@ -297,9 +313,6 @@ def konig_cover(board: np.ndarray | Sequence) -> tuple[np.ndarray, np.ndarray]:
 
 # ----------------------------------------------------------------------------- the problem
 
-DAY = 86400.0  # seconds: a board whose counting is estimated to take longer is refused
-
-
 def instance_seconds(rows: np.ndarray, cols: np.ndarray, counts: bool) -> np.ndarray:
     """Rough seconds per board on one core: linear matching, and with ``counts`` a frontier
     program doubling with each row of the shorter side (capped there: always finite)."""
@@ -313,36 +326,30 @@ def instance_seconds(rows: np.ndarray, cols: np.ndarray, counts: bool) -> np.nda
 
 
 BYTES_PER_CELL = 72  # cells as bytes and text, segments, the matching's arrays, one placement
-COUNT_BYTES = 2 * LAYER_WORDS * 8 * 2  # the counting program's two layers of keys and totals
+COUNT_MIB = 2 * LAYER_WORDS * 8 >> 20  # default memory for counting one board (two layers)
+COUNT_SECONDS_CAP = 60.0  # a board that would count longer stops at its memory cap first
+
+
+def count_words(options: Mapping) -> int:
+    """Words one layer of the counting program may take under the ``count_mib`` option."""
+    return int(options.get("count_mib") or COUNT_MIB) * (1 << 20) // 16
 
 
 def _memory(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
     """Peak bytes to generate and solve each board (a bound, not a measurement)."""
     cells = np.asarray(columns["rows"], np.float64) * np.asarray(columns["cols"], np.float64)
-    return BYTES_PER_CELL * cells + (COUNT_BYTES if options.get("counts") else 0)
+    counting = count_words(options) * 16 if options.get("counts") else 0
+    return BYTES_PER_CELL * cells + counting
 
 
 def _costs(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
-    """Seconds per board; ParamError for the first board too large to count (its id when
-    ``columns`` holds ``board_id``, else its size)."""
+    """Seconds per board.  With counts, a board the counting program cannot hold stops when it
+    reaches its memory cap and gets that as its status, so no estimate is unbounded."""
     rows = np.asarray(columns["rows"], dtype=np.int64)
     cols = np.asarray(columns["cols"], dtype=np.int64)
     cost = instance_seconds(rows, cols, bool(options.get("counts")))
     if options.get("counts"):
-        side = np.minimum(rows, cols)
-        refused = np.flatnonzero((side > MAX_SLOTS) | (cost > DAY))
-        if refused.size:
-            i = int(refused[0])
-            r, c = int(rows[i]), int(cols[i])
-            if side[i] > MAX_SLOTS:
-                why = (f"its shorter side, {int(side[i])}, is over the {MAX_SLOTS} column "
-                       "segments the counting program's frontier can hold")
-            else:
-                why = f"counting it is estimated at {cost[i] / DAY:.1f} days"
-            ids = columns.get("board_id")
-            who = f"board {int(ids[i])}: {r} x {c}" if ids is not None else f"a {r} x {c} board"
-            raise ParamError(f"{who} is too large to count placements ({why}); solve it "
-                             "without counts")
+        cost = np.minimum(cost, instance_seconds(rows, cols, False) + COUNT_SECONDS_CAP)
     return cost
 
 
@@ -398,7 +405,8 @@ def _check_set(boards: pa.Table) -> None:
 
 def _solve_rows(boards: pa.Table, options: Mapping) -> pa.Table:
     """The ``maxima`` rows of a slice of a ``boards`` set."""
-    result = solve_batch(table_to_batch(boards), counts=bool(options.get("counts", False)))
+    result = solve_batch(table_to_batch(boards), counts=bool(options.get("counts", False)),
+                         count_words=count_words(options))
     return result_table(boards, result)
 
 
@@ -427,7 +435,10 @@ PROBLEM = InstanceProblem(
     id_column="board_id",
     result=MAXIMA,
     options=Record({"counts": Field(Flag(), default=False, doc="also count the placements "
-                                    "(all of them, and those of max_rooks rooks)")},
+                                    "(all of them, and those of max_rooks rooks)"),
+                    "count_mib": Field(Integer(1, 1 << 30), doc="memory (MiB) counting one "
+                                       f"board may take (default {COUNT_MIB}); a board that "
+                                       "needs more gets count_status too_large")},
                    "max_rooks options"),
     generate_params=Record({
         "n": Field(_SIDES, required=True, doc="board sides (columns; rows too unless given)"),
@@ -445,6 +456,7 @@ PROBLEM = InstanceProblem(
     solve_rows=_solve_rows,
     costs=_costs,
     memory=_memory,
+    group_columns=("rows", "cols", "density"),
     cost_columns=("rows", "cols"),
     read_text=text_format.read,
     write_text=text_format.write,

@@ -244,12 +244,13 @@ def _count_board(nopen, slot, flags, nl, ckey, ctot, cbest, cbc, nkey, ntot, nbe
 
 @njit(cache=True, nogil=True)
 def count_batch(rows, cols, offsets, cells, nlimbs, out_tot, out_bc, out_best, out_nodes,
-                out_status, layer_words):
+                out_status, out_need, layer_words):
     """Count every board of a batch (``nlimbs[b]`` limbs each) into ``out_*``.
 
     A layer of ``n`` keys takes ``n * (2 * limbs + 2)`` words; one that would need more than
-    ``layer_words`` stops the board.  Status per board: 0 done, 1 frontier wider than MAX_SLOTS,
-    2 over the memory limit, 3 internal inconsistency (must not happen)."""
+    ``layer_words`` stops the board, and ``out_need[b]`` gets the words that layer asked for
+    (what the board needed at least).  Status per board: 0 done, 1 frontier wider than
+    MAX_SLOTS, 2 over the memory limit, 3 internal inconsistency (must not happen)."""
     k = rows.shape[0]
     most = 1
     widest = 1
@@ -290,6 +291,7 @@ def count_batch(rows, cols, offsets, cells, nlimbs, out_tot, out_bc, out_best, o
                 grown *= 2
             if grown * (2 * lmax + 2) > layer_words:
                 status = 2
+                out_need[b] = grown * (2 * lmax + 2)
                 break
             cap = grown
             table = np.full(2 * cap, -1, np.int64)

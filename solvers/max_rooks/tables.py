@@ -43,6 +43,12 @@ MAXIMA = Table(
                     "counts)", "placements"),
      *count_columns("placements", "legal placements, the empty one included (null both "
                     "without counts)", "placements"),
+     Column("count_status", pa.string(), "with counts: counted, too_wide (a frontier wider "
+            "than the counting program holds) or too_large (over count_mib); null without "
+            "counts", "", nullable=True),
+     Column("count_memory", pa.int64(), "too_large: the memory counting asked for when it "
+            "stopped (at least what the board needs); null otherwise", "bytes",
+            nullable=True),
      Column("placement", pa.list_(pa.int32()), "one maximum placement: the row-major cell "
             "indices of its rooks, increasing", "cells"),
      Column("nodes", pa.int64(), "work: matching edge inspections, plus frontier expansions "
@@ -91,6 +97,13 @@ def _counts(values: np.ndarray | None, k: int) -> tuple[pa.Array, pa.Array]:
     return count_arrays(values.tolist())
 
 
+def _optional(values: np.ndarray | None, k: int, kind: pa.DataType) -> pa.Array:
+    """A nullable column: all null when the result has no such values."""
+    if values is None:
+        return pa.nulls(k, kind)
+    return pa.array(list(values), kind)
+
+
 def result_table(boards: pa.Table, result: Mapping[str, np.ndarray]) -> pa.Table:
     """The ``maxima`` rows of ``boards`` from :func:`solvers.max_rooks.solve_batch`'s result."""
     k = boards.num_rows
@@ -107,6 +120,8 @@ def result_table(boards: pa.Table, result: Mapping[str, np.ndarray]) -> pa.Table
         "max_rooks": pa.array(np.asarray(result["max_rooks"], dtype=np.int32)),
         "max_placements": best, "max_placements_text": best_text,
         "placements": total, "placements_text": total_text,
+        "count_status": _optional(result.get("count_status"), k, pa.string()),
+        "count_memory": _optional(result.get("count_memory"), k, pa.int64()),
         "placement": gridtext.int32_lists(result["placement"], result["placement_offsets"]),
         "nodes": pa.array(np.asarray(result["nodes"], dtype=np.int64)),
     }, schema=MAXIMA.compute_schema())

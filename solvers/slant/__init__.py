@@ -304,6 +304,7 @@ PROBLEM = InstanceProblem(
     solve_rows=_solve_rows,
     costs=_costs,
     memory=_memory,
+    group_columns=("rows", "cols"),
     cost_columns=("rows", "cols"),
     read_text=text_format.read,
     write_text=text_format.write,

@@ -412,6 +412,17 @@ CASES = {
     "boards-unknown-source": job("max_rooks", "    boards: {download: x}\n", 5,
                                  f"'boards': expected {SOURCES}, not {{'download': 'x'}}",
                                  name="w"),
+    "count-mib-zero": job("max_rooks", "    count_mib: 0\n    boards: {ingest: b.txt}\n", 5,
+                          "'count_mib': 0 is out of range: expected 1 <= count_mib <= "
+                          "1073741824", name="w"),
+    "count-mib-text": job("max_rooks", "    count_mib: 1GB\n    boards: {ingest: b.txt}\n", 5,
+                          "'count_mib': expected an integer (1 <= value <= 1073741824), not "
+                          "'1GB'", name="w"),
+    "solve-count-mib-negative": command(
+        "solve", "max_rooks", "{tmp}/b.txt", "-o", "{tmp}/out.parquet", "--counts",
+        "--count-mib", "-5", files={"b.txt": "1\n.\n0\n"},
+        line=f"{ERROR}solve max_rooks: --count-mib: -5 is out of range: expected 1 <= "
+             "count_mib <= 1073741824"),
     "ingest-a-number": job("max_rooks", "    boards: {ingest: 5}\n", 5,
                            "'boards.ingest': expected a seed-format text file, not 5", name="w"),
     "ingest-file-missing": job(
@@ -1034,8 +1045,17 @@ CASES = {
         boards(density=pa.array(["a", "b"])),
         at(None, "column 'density' holds string: expected numbers", "b.parquet")),
     "parquet-duplicate-ids": solve_boards(
-        boards(board_id=pa.array([7, 7], pa.int64())),
-        at(None, "board_id 7 appears twice (rows 0 and 1): ids must be distinct", "b.parquet")),
+        boards(board_id=pa.array([7, 7], pa.int64()), rows=pa.array([2, 2], pa.int32()),
+               cols=pa.array([2, 2], pa.int32()), density=pa.array([0.25, 0.25]),
+               cells=pa.array(["....", "..X."])),
+        at(None, "board_id 7 of the group rows 2, cols 2, density 0.25 appears twice (rows 0 "
+                 "and 1): ids must be distinct within a group", "b.parquet")),
+    "parquet-duplicate-ids-given-boards": solve_boards(
+        boards(board_id=pa.array([7, 7], pa.int64()), rows=pa.array([2, 2], pa.int32()),
+               cols=pa.array([2, 2], pa.int32()), density=pa.array([None, None], pa.float64()),
+               cells=pa.array(["....", "..X."])),
+        at(None, "board_id 7 of the group rows 2, cols 2, density null appears twice (rows 0 "
+                 "and 1): ids must be distinct within a group", "b.parquet")),
     "parquet-cells-wrong-length": solve_boards(
         boards(cells=pa.array([".", "..X"])), at(None, "board 8: 3 cells for 2 x 2", "b.parquet")),
     "parquet-cells-bad-character": solve_boards(
@@ -1055,19 +1075,6 @@ CASES = {
     "parquet-no-rows": solve_boards(
         lambda: boards()().slice(0, 0), at(None, "holds no boards: a set needs at least one",
                                            "b.parquet")),
-    "parquet-counts-3000x3000": solve_boards(
-        boards(board_id=pa.array([5], pa.int64()), rows=pa.array([3000], pa.int32()),
-               cols=pa.array([3000], pa.int32()), density=pa.array([None], pa.float64()),
-               cells=lambda: pa.array(["." * 9_000_000])),
-        at(None, "board 5: 3000 x 3000 is too large to count placements (its shorter side, "
-                 "3000, is over the 63 column segments the counting program's frontier can "
-                 "hold); solve it without counts", "b.parquet"), "--counts"),
-    "text-counts-3000x3000": command(
-        "solve", "max_rooks", "{tmp}/b.txt", "-o", "{tmp}/out.parquet", "--counts",
-        files={"b.txt": big_board},
-        line=at(None, "board 0: 3000 x 3000 is too large to count placements (its shorter "
-                      "side, 3000, is over the 63 column segments the counting program's "
-                      "frontier can hold); solve it without counts", "b.txt")),
     "parquet-puzzle-clues-wrong-length": solve_puzzles(
         puzzles(clues=pa.array(["1...", "..."])),
         at(None, "puzzle 3: 3 clue points for 1 x 1 cells (expected 4)", "p.parquet")),

@@ -38,7 +38,9 @@ def test_generated_job_on_a_cluster_equals_the_solver_called_directly(tmp_path, 
     assert table.num_rows == 12000 and manifest["tables"]["maxima"]["rows"] == 12000
     assert table.column_names == [
         "board_id", "rows", "cols", "density", "walls", "max_rooks", "max_placements",
-        "max_placements_text", "placements", "placements_text", "placement", "nodes"]
+        "max_placements_text", "placements", "placements_text", "count_status",
+        "count_memory", "placement", "nodes"]
+    assert set(table.column("count_status").to_pylist()) == {"counted"}
     for n in (4, 6):
         for density in (0.1, 0.3):
             part = table.filter((table["rows"].to_numpy() == n)
@@ -60,6 +62,7 @@ def test_a_given_set_without_counts_leaves_them_null(tmp_path):
     assert table.column("max_rooks").to_pylist() == [5, 1, 5, 2, 4]
     assert table.column("placements").null_count == 5
     assert table.column("placements_text").null_count == 5
+    assert table.column("count_status").null_count == 5
     assert table.column("density").null_count == 5
     placement = table.column("placement").to_pylist()[0]
     assert len(placement) == 5 and np.all(np.diff(placement) > 0)
@@ -74,3 +77,29 @@ def test_generate_command_gives_the_same_set_on_any_number_of_workers(tmp_path):
     first, second = pq.read_table(tmp_path / "one.parquet"), pq.read_table(tmp_path /
                                                                             "two.parquet")
     assert first.num_rows == 4000 and first.equals(second)
+
+
+def test_a_generated_set_of_several_groups_solves_as_written(tmp_path):
+    """``generate`` numbers each group's instances from 0, so ids repeat across groups; the
+    set reads back (ids are distinct within a group) and every instance is solved once, the
+    same as the job that generates and solves in one go."""
+    made = boardsweep("generate", "max_rooks", "--n", "4,5", "--density", "0.1,0.2", "--count",
+                      "3", "--seed", "3", "-o", str(tmp_path / "b.parquet"))
+    assert made.returncode == 0, made.stderr
+    solved = boardsweep("solve", "max_rooks", str(tmp_path / "b.parquet"), "--counts", "-o",
+                        str(tmp_path / "m.parquet"))
+    assert solved.returncode == 0, solved.stderr
+    table = pq.read_table(tmp_path / "m.parquet")
+    assert table.num_rows == 12 and table.column("board_id").to_pylist() == [0, 1, 2] * 4
+    _, direct = _run(tmp_path / "job", "walled", {"boards": {"generate": {
+        "n": [4, 5], "density": [0.1, 0.2], "count": 3, "seed": 3}}, "counts": True},
+        local_runner, 1)
+    for name in ("rows", "density", "max_rooks", "placements_text", "count_status"):
+        assert table.column(name).to_pylist() == direct.column(name).to_pylist(), name
+    made = boardsweep("generate", "slant", "--n", "4,5", "--count", "2", "--seed", "1", "-o",
+                      str(tmp_path / "p.parquet"))
+    assert made.returncode == 0, made.stderr
+    puzzles = boardsweep("solve", "slant", str(tmp_path / "p.parquet"), "-o",
+                         str(tmp_path / "s.parquet"))
+    assert puzzles.returncode == 0, puzzles.stderr
+    assert pq.read_table(tmp_path / "s.parquet").column("status").to_pylist() == ["unique"] * 4

@@ -44,7 +44,7 @@ def test_a_generated_size_too_big_for_memory_is_refused_before_allocating(tmp_pa
 
 def test_the_memory_cap_can_be_set_and_sizes_below_it_run(tmp_path):
     args = ("generate", "max_rooks", "--n", "300", "--count", "1", "--seed", "1", "--density",
-            "0.3", "-o", "set.parquet", "--workers", "1")
+            "0.3", "-o", "set.parquet")
     refused, _ = _run(tmp_path, *args, env={"BOARDSWEEP_MEMORY_LIMIT": "1MB"})
     assert refused.returncode == 2, refused.stderr
     assert "300 x 300: one instance needs about 6.48 MB of memory, more than the 1 MB" \
@@ -108,3 +108,30 @@ def test_a_long_judge_says_its_estimate_and_shows_progress_then_stops_on_ctrl_c(
     assert proc.returncode == 130, text + rest
     assert proc.stdout.read() == ""
     assert "Traceback" not in text + rest
+
+
+def test_a_board_too_large_to_count_is_that_boards_status_not_the_runs_failure(tmp_path):
+    """``--counts`` on a set holding a board the counting program cannot hold: exit 0, that
+    board ``too_wide`` (or ``too_large`` under a small ``--count-mib``) with null counts and
+    its maximum, the others counted exactly (checked against the seeds' DFS)."""
+    from solvers.max_rooks import max_rooks_dfs
+
+    small = ["..X.", ".X..", "....", "X..."]
+    table = pa.table({"board_id": pa.array([1, 2, 3], pa.int64()),
+                      "rows": pa.array([4, 64, 14], pa.int32()),
+                      "cols": pa.array([4, 64, 14], pa.int32()),
+                      "cells": ["".join(small), "." * 64 * 64, "." * 196]})
+    pq.write_table(table, tmp_path / "boards.parquet")
+    done, _ = _run(tmp_path, "solve", "max_rooks", "boards.parquet", "--counts",
+                   "--count-mib", "1", "-o", "out.parquet")
+    assert done.returncode == 0, done.stderr
+    rows = pq.read_table(tmp_path / "out.parquet").to_pylist()
+    assert [r["count_status"] for r in rows] == ["counted", "too_wide", "too_large"]
+    assert [r["max_rooks"] for r in rows] == [max_rooks_dfs(
+        [[int(c == "X") for c in line] for line in small]).max_rooks, 64, 14]
+    dfs = max_rooks_dfs([[int(c == "X") for c in line] for line in small])
+    assert int(rows[0]["placements_text"]) == dfs.placements
+    assert int(rows[0]["max_placements_text"]) == dfs.max_placements
+    assert rows[1]["placements_text"] is None and rows[2]["placements_text"] is None
+    assert rows[1]["count_memory"] is None and rows[2]["count_memory"] > 2**20
+    assert rows[0]["count_memory"] is None

@@ -269,12 +269,28 @@ def test_block_products_exercise_carries():
     assert out["placements"].tolist() == [7**50 * 34**50] * 2
 
 
-def test_counting_limits_raise_param_error():
-    with pytest.raises(ParamError, match="too wide to count"):
-        mr.solve_batch(mr.make_batch([np.zeros((64, 64), np.uint8)]), counts=True)
-    wide = mr.generate(24, 0.05, 1, seed=3)
-    with pytest.raises(ParamError, match="too wide to count"):
-        mr.solve_batch(wide, counts=True, count_words=1 << 12)
+def test_boards_the_counting_program_cannot_hold_get_a_status_not_an_error():
+    """A board too wide (frontier over 63 segments both ways) or too large (over the memory
+    cap) gets that status and null counts; the boards beside it in the batch are counted."""
+    small = [np.array(b, np.uint8) for b in ([[0, 1], [0, 0]], [[0, 0, 0], [1, 0, 0]])]
+    batch = mr.make_batch([small[0], np.zeros((64, 64), np.uint8), small[1]])
+    out = mr.solve_batch(batch, counts=True)
+    assert out["count_status"].tolist() == ["counted", "too_wide", "counted"]
+    assert out["count_memory"].tolist() == [None, None, None]
+    assert out["max_rooks"].tolist()[1] == 64  # the matching still answers
+    for i, board in ((0, small[0]), (2, small[1])):
+        dfs = mr.max_rooks_dfs(board)
+        assert out["max_placements"][i] == dfs.max_placements
+        assert out["placements"][i] == dfs.placements
+    assert out["max_placements"][1] is None and out["placements"][1] is None
+    wide = mr.generate(14, 0.05, 1, seed=3)
+    capped = mr.solve_batch(wide, counts=True, count_words=1 << 12)
+    assert capped["count_status"].tolist() == ["too_large"]
+    assert capped["count_memory"][0] > (1 << 12) * 16  # more than the cap allowed
+    assert capped["placements"][0] is None
+    roomy = mr.solve_batch(wide, counts=True)
+    assert roomy["count_status"].tolist() == ["counted"]
+    assert roomy["count_memory"][0] is None and roomy["placements"][0] > 0
     assert mr.solve_batch(mr.make_batch([np.zeros((64, 64), np.uint8)]))["max_rooks"][0] == 64
 
 
