@@ -34,6 +34,7 @@ from .progress import log, quiet_dask, setup_logging
 from .publish import check_job_folder, prepare_state, table_metadata
 from .sets import decode_text, set_from_table, set_from_text
 from .spec import (
+    TLS_FILES,
     ClusterSpec,
     Job,
     load_config,
@@ -112,7 +113,7 @@ class Where:
 def _where(values: dict) -> Where:
     """Take the cluster flags out of a command's values, checked as a config's keys are."""
     flags = {name: values.pop(name, None) for name in CLUSTER_FLAGS}
-    tls = {name: flags[name] for name in ("tls_ca_file", "tls_cert", "tls_key")}
+    tls = {name: flags[name] for name, _ in TLS_FILES}
     spec = scheduler_spec(flags["scheduler"], flags["scheduler_file"], flags["security"], tls)
     if spec is None and (flags["security"] or any(tls.values())):
         raise InputError("--security and --tls-* go with --scheduler or --scheduler-file")

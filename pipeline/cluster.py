@@ -27,6 +27,8 @@ from pathlib import Path
 
 import dask
 
+from solvers.schema import ParamError
+
 from .batch import BATCH_TIMEOUT, batch_cluster, cancel_on_signals, job_ids, wait_for_batch_workers
 from .errors import ClusterError
 from .progress import LOGGER, adopt_dask_logging, log, quiet_dask, warn, worker_logging
@@ -216,8 +218,6 @@ def _connect(kind: str, options: dict, timeout: float):
             raise ClusterError(f"{options['path']}: not a Dask scheduler file ({exc})") from None
     else:
         address = options["address"]
-    from solvers.schema import ParamError
-
     try:
         check_security(kind, options, (), address)
     except ParamError as exc:
@@ -229,9 +229,7 @@ def _connect(kind: str, options: dict, timeout: float):
         security = None
     else:
         security = _client_security(options)
-    if kind == "scheduler-file":
-        return Client(scheduler_file=options["path"], timeout=timeout, security=security)
-    return Client(address, timeout=timeout, security=security)
+    return Client(address, timeout=timeout, security=security)  # a file's address, read above
 
 
 @contextmanager

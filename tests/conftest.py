@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -55,3 +56,18 @@ def boardsweep(*args: str, stdin: str | None = None, cwd=None) -> subprocess.Com
     """Run the command line as a user would and capture everything."""
     return subprocess.run([*BOARDSWEEP, *args], input=stdin, capture_output=True, text=True,
                           cwd=cwd or ROOT, env=run_env(), timeout=600)
+
+
+def records_stored(store: Path) -> int:
+    """Records committed so far to the result store ``store`` while another process writes
+    it (0 before the file or its table exists); opened read-only, so nothing is created."""
+    if not store.exists():
+        return 0
+    try:
+        db = sqlite3.connect(f"file:{store}?mode=ro", uri=True, timeout=5)
+        try:
+            return db.execute("SELECT count(*) FROM records").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.OperationalError:  # created but no table yet
+        return 0

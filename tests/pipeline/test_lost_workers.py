@@ -12,7 +12,6 @@ import hashlib
 import os
 import re
 import signal
-import sqlite3
 import subprocess
 import time
 from pathlib import Path
@@ -31,7 +30,7 @@ from pipeline.run import dask_runner, local_runner
 from pipeline.spec import cluster_spec, make_job, state_folder
 from pipeline.store import Store
 from solvers.schema import Context
-from tests.conftest import BOARDSWEEP, ROOT, boardsweep, run_env
+from tests.conftest import BOARDSWEEP, ROOT, boardsweep, records_stored, run_env
 
 PROBLEMS = "tests.toy_rooks,tests.noop"  # what the toy_problems fixture registers
 ALLOWED_FAILURES = 1
@@ -165,17 +164,6 @@ def _worker_processes(driver: psutil.Process) -> list[psutil.Process]:
             " ".join(p.cmdline())]
 
 
-def _stored(store: Path) -> int:
-    """Records committed to a store another process is writing (0 before it exists)."""
-    if not store.exists():
-        return 0
-    try:
-        with sqlite3.connect(store, timeout=5) as db:
-            return db.execute("SELECT COUNT(*) FROM records").fetchone()[0]
-    except sqlite3.OperationalError:  # created but no table yet
-        return 0
-
-
 def test_worker_sigkilled_mid_run_changes_nothing(tmp_path):
     out = tmp_path / "out"
     config = tmp_path / "c.yaml"
@@ -188,7 +176,7 @@ def test_worker_sigkilled_mid_run_changes_nothing(tmp_path):
                             start_new_session=True)
     try:
         deadline = time.monotonic() + 240
-        while (stored := _stored(store)) < 2:
+        while (stored := records_stored(store)) < 2:
             assert proc.poll() is None, "the run ended before a worker could be killed"
             assert time.monotonic() < deadline, "no task finished"
             time.sleep(0.05)
@@ -206,5 +194,5 @@ def test_worker_sigkilled_mid_run_changes_nothing(tmp_path):
     assert [int(c) for c in counts.column("count_text").to_pylist()] == [14200, 14772512,
                                                                           95815104]
     (run,) = pq.read_table(out / "q" / "runs.parquet").to_pylist()
-    assert run["tasks_run"] == _stored(store) > stored  # the kill came before the end
+    assert run["tasks_run"] == records_stored(store) > stored  # the kill came before the end
     assert run["units_run"] == run["units"] and run["units_reused"] == 0

@@ -16,7 +16,6 @@ import os
 import re
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -32,7 +31,7 @@ from pipeline.plan import plan_job
 from pipeline.spec import CLUSTER_KINDS, cluster_spec, load_config
 from pipeline.store import Store
 from solvers.schema import Context
-from tests.conftest import BOARDSWEEP, ROOT, boardsweep, run_env
+from tests.conftest import BOARDSWEEP, ROOT, boardsweep, records_stored, run_env
 from tests.pipeline.tls import no_certificate
 
 NIGHTLY = ROOT / "examples" / "nightly.sbatch"
@@ -127,18 +126,6 @@ def _records(config: Path, job: str) -> dict[str, int]:
             job, p.table, p.point_id, payloads=False))) for p in plan_job(found, None).points}
     finally:
         store.close()
-
-
-def _stored(config: Path) -> int:
-    """Records committed so far to the store of ``config``'s output, while a run writes it."""
-    path = load_config(config).state / "store.sqlite"
-    if not path.exists():
-        return 0
-    try:
-        with sqlite3.connect(path, timeout=5) as db:
-            return db.execute("SELECT COUNT(*) FROM records").fetchone()[0]
-    except sqlite3.OperationalError:  # created but no table yet
-        return 0
 
 
 def _units(config: Path, job: str) -> dict[str, int]:
@@ -257,7 +244,8 @@ def test_interrupted_run_cancels_its_worker_jobs(tmp_path, job_name, signum):
                           stderr=subprocess.PIPE, text=True) as proc:
         try:
             deadline = time.monotonic() + 60
-            while not _stored(config):  # once a task has finished
+            store = load_config(config).state / "store.sqlite"
+            while not records_stored(store):  # once a task has finished
                 assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
                 time.sleep(0.1)
             running = {j: s for j, s in _jobs(job_name).items() if s == "RUNNING"}

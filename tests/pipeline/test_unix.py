@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import sqlite3
 import subprocess
 import time
 from pathlib import Path
@@ -14,25 +13,12 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.conftest import BOARDSWEEP, boardsweep, run_env
+from tests.conftest import BOARDSWEEP, boardsweep, records_stored, run_env
 
 STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d ")
+STORE = Path(".boardsweep", "out", "store.sqlite")  # of CONFIG's output, in its folder
 CONFIG = ("output: out\ncluster: {kind: local, workers: 2, task_seconds: 0.5}\n"
           "jobs:\n  - {name: q, problem: nqueens, n: [16, 17]}\n")
-
-
-def _stored(folder: Path) -> int:
-    path = folder / ".boardsweep" / "out" / "store.sqlite"
-    if not path.exists():
-        return 0
-    try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-        try:
-            return db.execute("SELECT count(*) FROM records").fetchone()[0]
-        finally:
-            db.close()
-    except sqlite3.OperationalError:
-        return 0
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -46,7 +32,7 @@ def test_a_signal_ends_the_run_with_its_status_one_line_and_no_orphans(tmp_path,
                             start_new_session=True)
     try:
         deadline = time.monotonic() + 120
-        while not _stored(tmp_path):
+        while not records_stored(tmp_path / STORE):
             assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
             time.sleep(0.1)
         family = psutil.Process(proc.pid).children(recursive=True)
@@ -71,7 +57,7 @@ def test_a_signal_ends_the_run_with_its_status_one_line_and_no_orphans(tmp_path,
     time.sleep(1)
     alive = [p for p in family if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
     assert not alive, alive
-    assert _stored(tmp_path) >= 1
+    assert records_stored(tmp_path / STORE) >= 1
 
 
 def test_a_clean_run_logs_timestamped_lines_in_one_format_and_no_traceback(tmp_path):
