@@ -1,8 +1,19 @@
-"""The walled-board report: max_rooks per board size and density, as a table and a figure.
+"""The walled-board report: statistics per board group and their figures.
 
-pandas and matplotlib are imported when a report is made, never by a worker that solves.
-Figures are built with :class:`matplotlib.figure.Figure` (no pyplot state) and stay at most
-:data:`MAX_WIDTH` inches wide whatever the number of groups.
+A job's tables decide what is shown (:mod:`.report_data` turns each into the same histogram
+frame, :mod:`.report_figures` draws it):
+
+- ``maxima`` (a row per board) or ``summary`` (a histogram per group; used when both exist):
+  per (rows, cols, density) the boards, the mean maximum with its 95% confidence interval,
+  and the boards by count status; the figure of E[max rooks]/cells against density with
+  confidence bands, and, when placements were counted, their distributions;
+- ``distribution`` (every wall pattern of a size): E[max] at a few densities, exactly at
+  p = 1/2, and the figure of the exact curves.
+
+Exact curves are drawn over the Monte Carlo figure for every size that has a distribution in
+this job or in a *related* job (another job of this problem in the same results folder, which
+``boardsweep report`` passes as ``related``).  pandas and matplotlib are imported when a report
+is made, never by a worker that solves.
 """
 
 from __future__ import annotations
@@ -10,99 +21,83 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from ..contract import Report
+from .report_data import (
+    GIVEN,
+    MAXIMA_COLUMNS,
+    STATUS,
+    distributions,
+    exact_rows,
+    group_statistics,
+    histograms_from_maxima,
+    histograms_from_summary,
+    transposed_key,
+)
+from .report_figures import exact_figure, expected_max_figure, placements_figure
 
-__all__ = ["report", "maxima_summary", "plot_maxima", "MOST_BOXES", "MAX_WIDTH"]
+__all__ = ["report", "statistics_table", "exact_distributions", "EXACT_DENSITIES"]
 
-MOST_BOXES = 24  # more (size, density) groups than this: lines against density, not boxes
-MAX_WIDTH = 16.0  # inches (1600 pixels at the 100 dpi figures are saved at)
-_MOST_LEGEND = 12  # more sizes than this: coloured by cell count, no legend
-_COLUMNS = ["rows", "cols", "density", "max_rooks"]
-
-
-def _frame(table: pa.Table) -> Any:
-    frame = table.select(_COLUMNS).to_pandas()
-    frame["density"] = frame["density"].fillna(-1.0)  # -1: boards given, not generated
-    return frame
-
-
-def _density(d: float) -> str:
-    return "given" if d < 0 else f"{d:g}"
-
-
-def maxima_summary(table: pa.Table) -> Any:
-    """Per (rows, cols, density): boards, and the mean, min, max and quartiles of max_rooks."""
-    frame = _frame(table)
-    grouped = frame.groupby(["rows", "cols", "density"])["max_rooks"]
-    summary = grouped.describe()[["count", "mean", "min", "25%", "50%", "75%", "max"]]
-    summary = summary.rename(columns={"count": "boards"}).reset_index()
-    summary["boards"] = summary["boards"].astype(int)
-    summary["density"] = summary["density"].map(_density)
-    return summary
+Loaders = Mapping[str, Callable[..., pa.Table]]
+EXACT_DENSITIES = (0.1, 0.2, 0.3, 0.5, 0.7, 0.9)
 
 
-def plot_maxima(table: pa.Table, title: str = "maximum rooks per cell") -> Any:
-    """Max rooks per cell: a box per (size, density) group when there are at most
-    :data:`MOST_BOXES` of them, else the mean against density, one line per board size."""
-    from matplotlib.figure import Figure
+def statistics_table(stats: Any) -> Any:
+    """The printed form of :func:`.report_data.group_statistics`: density ``given`` for
+    boards not generated, floats rounded to 4 decimals."""
+    shown = stats.copy()
+    shown["density"] = [("given" if d == GIVEN else f"{d:g}") for d in shown["density"]]
+    names = {"mean": "mean max rooks", "ci95": "95% CI +-", "sd": "sd",
+             "per_cell": "per cell", "per_cell_ci95": "per cell 95% CI +-"}
+    for column in names:
+        shown[column] = shown[column].astype(float).round(4)
+    order = ["rows", "cols", "density", "boards", *names, "min", "max",
+             *[s for s in STATUS if s in shown]]
+    return shown[order].rename(columns=names)
 
-    frame = _frame(table)
-    frame["per_cell"] = frame["max_rooks"] / (frame["rows"].astype(float) * frame["cols"])
-    groups = list(frame.groupby(["rows", "cols", "density"]))
-    if len(groups) <= MOST_BOXES:
-        fig = Figure(figsize=(min(max(6.0, 0.6 * len(groups)), MAX_WIDTH), 4.5))
-        ax = fig.subplots()
-        ax.boxplot([part["per_cell"] for _, part in groups],
-                   tick_labels=[f"{r}x{c}\n{_density(d)}" for (r, c, d), _ in groups])
-        ax.set_xlabel("board size (rows x cols) / wall density (fraction of cells)")
-        ax.set_ylabel("max rooks per cell (rooks / cells)")
+
+def exact_distributions(tables: Loaders, related: Mapping[str, Loaders] | None = None
+                        ) -> tuple[dict, dict]:
+    """This job's exhaustive distributions by (rows, cols), and every distribution of this
+    job and the related ones keyed by size up to transposition (this job's win)."""
+    own = distributions(tables["distribution"]()) if "distribution" in tables else {}
+    exact: dict[tuple[int, int], np.ndarray] = {}
+    for name in sorted(related or {}):
+        other = related[name]
+        if "distribution" in other:
+            for (r, c), boards in distributions(other["distribution"]()).items():
+                exact[transposed_key(r, c)] = boards
+    for (r, c), boards in own.items():
+        exact[transposed_key(r, c)] = boards
+    return own, exact
+
+
+def report(job: str, tables: Loaders, related: Mapping[str, Loaders] | None = None) -> Report:
+    """The job's group statistics and figures (see the module docstring); ``related``: the
+    tables of the other jobs of this problem, ``{job: {table: load(columns=None)}}``."""
+    own, exact = exact_distributions(tables, related)
+    out = Report()
+    if "summary" in tables:
+        hist = histograms_from_summary(tables["summary"]())
+    elif "maxima" in tables:
+        hist = histograms_from_maxima(tables["maxima"](columns=MAXIMA_COLUMNS))
     else:
-        fig = Figure(figsize=(9.0, 5.5))
-        ax = fig.subplots()
-        generated = frame[frame["density"] >= 0]
-        if len(generated):
-            _lines(fig, ax, generated)
-            if len(generated) < len(frame):
-                title += " (given boards not shown)"
-        else:  # many given boards of many sizes: one point per size
-            means = frame.groupby(["rows", "cols"])["per_cell"].mean().reset_index()
-            ax.scatter(means["rows"] * means["cols"], means["per_cell"], s=12)
-            ax.set_xscale("log")
-            ax.set_xlabel("board cells (rows x cols, log scale)")
-            ax.set_ylabel("mean max rooks per cell (rooks / cells)")
-    ax.set_title(title)
-    ax.grid(True, alpha=0.3)
-    fig.tight_layout()
-    return fig
-
-
-def _lines(fig: Any, ax: Any, frame: Any) -> None:
-    """Mean max rooks per cell against density, one line per board size."""
-    from matplotlib import colormaps
-    from matplotlib.cm import ScalarMappable
-    from matplotlib.colors import LogNorm
-
-    means = frame.groupby(["rows", "cols", "density"])["per_cell"].mean().reset_index()
-    sizes = list(means.groupby(["rows", "cols"]))
-    cells = [r * c for (r, c), _ in sizes]
-    norm = LogNorm(min(cells), max(cells) if max(cells) > min(cells) else min(cells) + 1)
-    cmap = colormaps["viridis"]
-    for ((r, c), part), n in zip(sizes, cells, strict=True):
-        ax.plot(part["density"], part["per_cell"], marker="o", markersize=3, linewidth=1,
-                color=cmap(norm(n)), label=f"{r}x{c}")
-    ax.set_xlabel("wall density (fraction of cells)")
-    ax.set_ylabel("mean max rooks per cell (rooks / cells)")
-    if len(sizes) <= _MOST_LEGEND:
-        ax.legend(title="rows x cols", fontsize="small")
-    else:
-        fig.colorbar(ScalarMappable(norm, cmap), ax=ax, label="board cells (rows x cols)")
-
-
-def report(job: str, tables: Mapping[str, Callable[..., pa.Table]]) -> Report:
-    """The summary table and the figure of a job's ``maxima``."""
-    table = tables["maxima"](columns=_COLUMNS)
-    return Report(
-        tables=[(f"{job}: max rooks per board size and wall density", maxima_summary(table))],
-        figures=[("maxima", plot_maxima(table, f"{job}: maximum rooks per cell"))])
+        hist = None
+    if hist is not None and (hist["statistic"] == "max_rooks").any():
+        stats = group_statistics(hist)
+        out.tables.append((f"{job}: max rooks per board size and wall density (mean with "
+                           "its 95% confidence interval)", statistics_table(stats)))
+        out.figures.append(("expected_max", expected_max_figure(
+            stats, exact, f"{job}: E[max rooks] per cell against wall density")))
+        spread = placements_figure(hist, f"{job}: placement counts of the counted boards")
+        if spread is not None:
+            out.figures.append(("placements", spread))
+    if own:
+        out.tables.append((f"{job}: exact E[max rooks] over every wall pattern, walls placed "
+                           "independently with probability p", exact_rows(own,
+                                                                          EXACT_DENSITIES)))
+        out.figures.append(("exact", exact_figure(
+            own, f"{job}: exact distribution of the maximum over every wall pattern")))
+    return out

@@ -1,5 +1,5 @@
 """max_rooks through the problem contract: generated groups, splits, the seed sample, the judge,
-set checks, cost estimates, parameter errors and the report."""
+set checks, cost estimates and parameter errors (the report: test_max_rooks_report.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,8 @@ import pyarrow as pa
 import pytest
 
 from solvers import max_rooks as mr
-from solvers.contract import InstanceProblem, Report
+from solvers.contract import InstanceProblem
 from solvers.max_rooks.generate import group_key
-from solvers.max_rooks.report import MAX_WIDTH, plot_maxima
 from solvers.schema import ParamError
 from tests.contract_driver import run_in_process
 
@@ -304,47 +303,3 @@ def test_params_errors_carry_the_key_path(raw, key, message):
     with pytest.raises(ParamError, match=message) as info:
         P.check_params(raw)
     assert info.value.key == key
-
-
-def test_report():
-    params = job({"n": [4, 6], "density": [0.1, 0.4], "count": 20, "seed": 1}, counts=True)
-    maxima = run_in_process(P, params)["maxima"]
-    given = run_in_process(P, job(), rows=P.read_text(sample()))["maxima"]
-    published = pa.concat_tables([maxima, given])
-
-    def load(columns=None):
-        return published.select(columns) if columns is not None else published
-
-    result = P.report("walled", {"maxima": load})
-    assert isinstance(result, Report)
-    (title, frame), = result.tables
-    assert "walled" in title
-    assert len(frame) == 4 + 3  # four generated groups, three given sizes
-    assert frame["boards"].sum() == 85 and set(frame["density"]) == {"0.1", "0.4", "given"}
-    (stem, figure), = result.figures
-    assert stem == "maxima"
-    check_figure(figure)
-
-
-def check_figure(figure) -> None:
-    """Titled, axes labelled with units, and not wider than the cap."""
-    from matplotlib.figure import Figure
-
-    assert isinstance(figure, Figure)
-    ax = figure.axes[0]
-    assert ax.get_title() and "(" in ax.get_xlabel() and "(" in ax.get_ylabel()
-    assert figure.get_size_inches()[0] <= MAX_WIDTH
-
-
-@pytest.mark.parametrize("sizes, densities", [(range(2, 40), [0.1, 0.2, 0.3, 0.5]),
-                                               (range(2, 8), [0.1, 0.3])])
-def test_report_figure_stays_narrow_with_many_groups(sizes, densities):
-    rows = [{"board_id": b, "rows": n, "cols": n, "density": d, "max_rooks": n - b % 2}
-            for n in sizes for d in densities for b in range(3)]
-    table = pa.Table.from_pylist(rows)
-    figure = plot_maxima(table, "many")
-    check_figure(figure)
-    given = table.set_column(3, "density", pa.nulls(table.num_rows, pa.float64()))
-    given = given.set_column(1, "rows", pa.array([r + b for r, b in zip(
-        given.column("rows").to_pylist(), range(given.num_rows), strict=True)]))
-    check_figure(plot_maxima(given, "given"))

@@ -1,0 +1,346 @@
+"""The walled-board report: statistics from maxima and from summaries agree with the boards,
+exact curves from a brute-force distribution, figures titled, labelled and narrow."""
+
+from __future__ import annotations
+
+import io
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from solvers import max_rooks as mr
+from solvers.contract import Report, count_arrays
+from solvers.figures import MAX_HEIGHT, MAX_WIDTH
+from solvers.max_rooks.report import report
+from solvers.max_rooks.report_data import (
+    distributions,
+    exact_curves,
+    exact_mean,
+    group_statistics,
+    histograms_from_maxima,
+    histograms_from_summary,
+    max_probabilities,
+)
+from tests.contract_driver import run_in_process
+
+P = mr.PROBLEM
+DATA = Path(__file__).resolve().parents[2] / "data"
+
+
+# ----------------------------------------------------------------------------- brute force
+
+
+def brute_max(walls: int, rows: int, cols: int) -> int:
+    """The most rooks on a board whose wall cells are the bits of ``walls``, by trying every
+    set of open cells (no two in one row or column segment)."""
+    segment = {}  # cell -> (row segment, column segment)
+    for i in range(rows):
+        for j in range(cols):
+            t = i * cols + j
+            if not walls >> t & 1:
+                left = next(k for k in range(j, -1, -1)
+                            if k == 0 or walls >> (i * cols + k - 1) & 1)
+                top = next(k for k in range(i, -1, -1)
+                           if k == 0 or walls >> ((k - 1) * cols + j) & 1)
+                segment[t] = (("r", i, left), ("c", top, j))
+    cells = list(segment)
+    best = 0
+    for subset in range(1 << len(cells)):
+        used = [s for k, cell in enumerate(cells) if subset >> k & 1 for s in segment[cell]]
+        if len(used) == len(set(used)):
+            best = max(best, len(used) // 2)
+    return best
+
+
+def brute_distribution(rows: int, cols: int) -> pa.Table:
+    """The ``distribution`` table of a size from every wall pattern, by brute force."""
+    found: dict[tuple[int, int], int] = {}
+    for walls in range(1 << (rows * cols)):
+        key = (bin(walls).count("1"), brute_max(walls, rows, cols))
+        found[key] = found.get(key, 0) + 1
+    keys = sorted(found)
+    boards, text = count_arrays([found[k] for k in keys])
+    return pa.table({"rows": pa.array([rows] * len(keys), pa.int32()),
+                     "cols": pa.array([cols] * len(keys), pa.int32()),
+                     "walls": pa.array([w for w, _ in keys], pa.int32()),
+                     "max_rooks": pa.array([m for _, m in keys], pa.int32()),
+                     "boards": boards, "boards_text": text})
+
+
+@pytest.fixture(scope="module")
+def dist3() -> pa.Table:
+    return brute_distribution(3, 3)
+
+
+def loaders(**tables: pa.Table) -> dict:
+    """``{name: load(columns=None)}`` as the pipeline passes published tables."""
+    def loader(table):
+        return lambda columns=None: table if columns is None else table.select(columns)
+
+    return {name: loader(table) for name, table in tables.items()}
+
+
+def maxima_of(boards: list[tuple[int, int, int, float]], counted: bool = True) -> pa.Table:
+    """A ``maxima``-like table of (rows, cols, walls bits, density) boards, by brute force;
+    placements are made-up exact counts around powers of two (bins are floor(log2))."""
+    n = len(boards)
+    maxima = [brute_max(w, r, c) for r, c, w, _ in boards]
+    placements = [(2**64 - 1, 2**64, 2**63, 2**63 - 1, 3, 1, 2**130)[k % 7]  # bins 63, 64, ...
+                  for k in range(n)]
+    best = [1 + k % 9 for k in range(n)]
+    status = [("counted", "too_wide", "too_large")[k % 11 // 9 * (1 + k % 2)] for k in range(n)]
+    place, place_text = count_arrays([p if s == "counted" and counted else None
+                                      for p, s in zip(placements, status, strict=True)])
+    best_c, best_text = count_arrays([b if s == "counted" and counted else None
+                                      for b, s in zip(best, status, strict=True)])
+    return pa.table({
+        "board_id": pa.array(range(n), pa.int64()),
+        "rows": pa.array([b[0] for b in boards], pa.int32()),
+        "cols": pa.array([b[1] for b in boards], pa.int32()),
+        "density": pa.array([b[3] for b in boards], pa.float64()),
+        "walls": pa.array([bin(b[2]).count("1") for b in boards], pa.int32()),
+        "max_rooks": pa.array(maxima, pa.int32()),
+        "max_placements": best_c, "max_placements_text": best_text,
+        "placements": place, "placements_text": place_text,
+        "count_status": pa.array(status if counted else [None] * n, pa.string())})
+
+
+def random_boards(sizes, densities, count, seed=1) -> list[tuple[int, int, int, float]]:
+    rng = random.Random(seed)
+    return [(r, c, sum(1 << t for t in range(r * c) if rng.random() < d), d)
+            for r, c in sizes for d in densities for _ in range(count)]
+
+
+def summary_of(maxima: pa.Table) -> pa.Table:
+    """The ``summary`` table of the same boards, built here without the report's code."""
+    found: dict[tuple, int] = {}
+    codes = {"counted": 0, "too_wide": 1, "too_large": 2}
+    for row in maxima.to_pylist():
+        group = (row["rows"], row["cols"], row["density"])
+        keys = [("max_rooks", row["max_rooks"]), ("count_status", codes[row["count_status"]])]
+        for name in ("placements", "max_placements"):
+            if row[f"{name}_text"] is not None:
+                keys.append((f"{name}_log2", int(row[f"{name}_text"]).bit_length() - 1))
+        for statistic, value in keys:
+            found[(*group, statistic, value)] = found.get((*group, statistic, value), 0) + 1
+    keys = sorted(found)
+    boards, text = count_arrays([found[k] for k in keys])
+    return pa.table({"rows": pa.array([k[0] for k in keys], pa.int32()),
+                     "cols": pa.array([k[1] for k in keys], pa.int32()),
+                     "density": pa.array([k[2] for k in keys], pa.float64()),
+                     "statistic": pa.array([k[3] for k in keys], pa.string()),
+                     "bin": pa.array([k[4] for k in keys], pa.int64()),
+                     "boards": boards, "boards_text": text})
+
+
+def check_figure(figure) -> None:
+    """Titled, every axes with labels that give units, within the size caps, and drawable."""
+    from matplotlib.figure import Figure
+
+    assert isinstance(figure, Figure)
+    assert figure.get_suptitle() or figure.axes[0].get_title()
+    for ax in figure.axes:
+        if ax.get_label() == "<colorbar>":
+            assert ax.get_ylabel() or ax.get_xlabel()
+            continue
+        assert "(" in ax.get_xlabel() and "(" in ax.get_ylabel(), ax.get_title()
+    width, height = figure.get_size_inches()
+    assert width <= MAX_WIDTH and height <= MAX_HEIGHT
+    figure.savefig(io.BytesIO(), format="png", dpi=100)
+
+
+# ----------------------------------------------------------------------------- exact curves
+
+
+def test_brute_force_agrees_with_the_package_on_small_boards():
+    rng = random.Random(5)
+    for _ in range(40):
+        rows, cols = rng.randint(1, 4), rng.randint(1, 4)
+        walls = rng.getrandbits(rows * cols)
+        cells = np.array([walls >> t & 1 for t in range(rows * cols)], dtype=np.uint8)
+        board = cells.reshape(rows, cols)
+        assert brute_max(walls, rows, cols) == mr.max_rooks_dfs(board).max_rooks
+
+
+def test_exact_mean_of_every_3x3_pattern(dist3):
+    (key, boards), = distributions(dist3).items()
+    assert key == (3, 3) and sum(int(b) for b in boards.flat) == 2**9
+    maxima = [brute_max(w, 3, 3) for w in range(2**9)]
+    assert exact_mean(boards, Fraction(1, 2)) == Fraction(sum(maxima), 2**9)
+    p = Fraction(1, 3)
+    direct = sum(m * p ** bin(w).count("1") * (1 - p) ** (9 - bin(w).count("1"))
+                 for w, m in enumerate(maxima))
+    assert exact_mean(boards, p) == direct
+    ps = np.array([0.0, 0.1, 1 / 3, 0.5, 0.9, 1.0])
+    mean, sd = exact_curves(boards, ps)
+    assert mean == pytest.approx([float(exact_mean(boards, Fraction(x))) for x in ps])
+    assert mean[0] == pytest.approx(3) and mean[-1] == pytest.approx(0)  # open board, all walls
+    assert sd[0] == pytest.approx(0) and sd[2] > 0
+    assert max_probabilities(boards, ps).sum(axis=1) == pytest.approx(np.ones(len(ps)))
+
+
+def test_the_distribution_job_reports_its_exact_numbers(dist3):
+    result = report("all3", loaders(distribution=dist3))
+    (title, frame), = result.tables
+    assert "exact" in title and frame["patterns"].tolist() == [512]
+    half = Fraction(frame["E[max] at p=1/2"][0])
+    assert half == Fraction(sum(brute_max(w, 3, 3) for w in range(512)), 512)
+    assert frame["E[max] at p=0.5"][0] == pytest.approx(float(half), abs=1e-4)
+    (stem, figure), = result.figures
+    assert stem == "exact"
+    check_figure(figure)
+
+
+@pytest.mark.parametrize("mc_size", [(3, 3), (2, 3), (3, 2)])
+def test_exact_curves_are_drawn_over_the_monte_carlo_of_the_same_size(dist3, mc_size):
+    dist23 = brute_distribution(2, 3)
+    maxima = maxima_of(random_boards([mc_size], [0.2, 0.5], 30))
+    related = {"all3": loaders(distribution=dist3), "all23": loaders(distribution=dist23)}
+    result = report("mc", loaders(maxima=maxima), related)
+    figures = dict(result.figures)
+    ax = figures["expected_max"].axes[0]
+    dashed = [line for line in ax.lines if line.get_linestyle() == "--"]
+    assert len(dashed) == 1  # the size's own exact curve (2x3 stands for 3x2 too)
+    boards = distributions(dist3 if mc_size == (3, 3) else dist23)
+    boards = next(iter(boards.values()))
+    x, y = dashed[0].get_xdata(), dashed[0].get_ydata()
+    assert x.min() <= 0.2 and x.max() >= 0.5
+    assert y == pytest.approx(exact_curves(boards, x)[0] / (mc_size[0] * mc_size[1]))
+    # no distribution of this size anywhere: no exact curve
+    alone = report("mc", loaders(maxima=maxima), {"other": loaders(
+        distribution=brute_distribution(1, 2))})
+    ax = dict(alone.figures)["expected_max"].axes[0]
+    assert not [line for line in ax.lines if line.get_linestyle() == "--"]
+
+
+def test_monte_carlo_means_fall_near_the_exact_mean(dist3):
+    boards = next(iter(distributions(dist3).values()))
+    maxima = maxima_of(random_boards([(3, 3)], [0.3], 400, seed=11))
+    stats = group_statistics(histograms_from_maxima(maxima))
+    exact = float(exact_mean(boards, Fraction(3, 10)))
+    (mean, half), = zip(stats["mean"], stats["ci95"], strict=True)
+    assert abs(mean - exact) < 2 * half  # 95% CI half-widths: fails ~1 seed in 20,000
+
+
+# ----------------------------------------------------------------------------- statistics
+
+
+def test_group_statistics_equal_the_per_board_ones():
+    boards = random_boards([(3, 3), (2, 4)], [0.1, 0.4], 25, seed=3)
+    maxima = maxima_of(boards)
+    stats = group_statistics(histograms_from_maxima(maxima))
+    frame = maxima.to_pandas()
+    assert len(stats) == 4
+    for row in stats.itertuples():
+        part = frame[(frame["rows"] == row.rows) & (frame["cols"] == row.cols)
+                     & (frame["density"] == row.density)]["max_rooks"].to_numpy(float)
+        assert row.boards == len(part) == 25
+        assert row.mean == pytest.approx(part.mean())
+        assert row.sd == pytest.approx(part.std(ddof=1))
+        assert row.ci95 == pytest.approx(1.959964 * part.std(ddof=1) / 5)
+        assert row.per_cell == pytest.approx(part.mean() / (row.rows * row.cols))
+        assert (row.min, row.max) == (part.min(), part.max())
+    statuses = frame["count_status"].value_counts()
+    assert stats[["counted", "too_wide", "too_large"]].sum().tolist() == [
+        statuses.get(s, 0) for s in ("counted", "too_wide", "too_large")]
+
+
+def test_placements_are_binned_by_floor_log2_exactly():
+    maxima = maxima_of(random_boards([(2, 2)], [0.5], 12))
+    hist = histograms_from_maxima(maxima)
+    bins = hist[hist["statistic"] == "placements_log2"]
+    expected: dict[int, int] = {}
+    for text in maxima.column("placements_text").to_pylist():
+        if text is not None:  # 2**64 - 1 in bin 63, 2**64 in 64: not rounded through a float
+            expected[int(text).bit_length() - 1] = expected.get(int(text).bit_length() - 1,
+                                                                0) + 1
+    assert dict(zip(bins["bin"], bins["boards"], strict=True)) == expected
+    assert {0, 1, 62, 63, 64, 130} <= set(expected)
+
+
+def test_a_summary_reports_as_its_boards_do():
+    maxima = maxima_of(random_boards([(3, 3), (2, 2)], [0.2, 0.6], 20, seed=9))
+    summary = summary_of(maxima)
+    keys = ["rows", "cols", "density", "statistic", "bin"]
+    binned = histograms_from_maxima(maxima).sort_values(keys).reset_index(drop=True)
+    given = histograms_from_summary(summary).sort_values(keys).reset_index(drop=True)
+    assert binned.astype({"boards": "int64"}).equals(given[binned.columns])
+    from_boards = report("boards", loaders(maxima=maxima))
+    from_summary = report("summary", loaders(summary=summary))
+    (_, a), = from_boards.tables
+    (_, b), = from_summary.tables
+    assert a.equals(b)
+    assert [s for s, _ in from_boards.figures] == [s for s, _ in from_summary.figures] == [
+        "expected_max", "placements"]
+    for _, figure in from_summary.figures:
+        check_figure(figure)
+
+
+def test_boards_without_counts_have_no_placements_figure():
+    maxima = maxima_of(random_boards([(3, 3)], [0.2], 10), counted=False)
+    result = report("plain", loaders(maxima=maxima))
+    assert [s for s, _ in result.figures] == ["expected_max"]
+    assert "counted" not in result.tables[0][1]
+
+
+# ----------------------------------------------------------------------------- real runs, size
+
+
+def test_report_of_generated_and_given_boards():
+    params = P.check_params({"boards": {"generate": {"n": [4, 6], "density": [0.1, 0.4],
+                                                     "count": 20, "seed": 1}}, "counts": True})
+    maxima = run_in_process(P, params)["maxima"]
+    given = run_in_process(P, P.check_params({"boards": {"ingest": "b.txt"}}),
+                           rows=P.read_text((DATA / "max_rooks_sample.txt").read_text()))
+    given = given["maxima"]
+    result = P.report("walled", loaders(maxima=pa.concat_tables([maxima, given])))
+    assert isinstance(result, Report)
+    (title, frame), = result.tables
+    assert "walled" in title and "95% confidence" in title
+    assert len(frame) == 4 + 3  # four generated groups, three given sizes
+    assert frame["boards"].sum() == 85 and set(frame["density"]) == {"0.1", "0.4", "given"}
+    assert frame["counted"].sum() == 80  # the given boards were not counted
+    figures = dict(result.figures)
+    assert list(figures) == ["expected_max", "placements"]
+    for figure in figures.values():
+        check_figure(figure)
+    ax = figures["expected_max"].axes[0]
+    assert "3 groups of given boards" in ax.get_title()
+    only_given = P.report("seed", loaders(maxima=given))
+    (stem, figure), = only_given.figures
+    assert stem == "expected_max" and "given boards" in figure.axes[0].get_title()
+    check_figure(figure)
+
+
+def test_1083_groups_make_readable_figures():
+    sizes = [(n, n) for n in range(4, 61)]
+    densities = [round(0.05 * k, 2) for k in range(1, 20)]
+    rng = random.Random(2)
+    boards = [(r, c, d) for r, c in sizes for d in densities for _ in range(3)]
+    n = len(boards)
+    texts = [str(rng.getrandbits(r) + 1) for r, _, _ in boards]
+    place, place_text = count_arrays([int(t) for t in texts])
+    table = pa.table({
+        "rows": pa.array([b[0] for b in boards], pa.int32()),
+        "cols": pa.array([b[1] for b in boards], pa.int32()),
+        "density": pa.array([b[2] for b in boards], pa.float64()),
+        "max_rooks": pa.array([max(0, int(r * (1 - d))) - k % 3 % 2
+                               for k, (r, _, d) in enumerate(boards)], pa.int32()),
+        "max_placements": place, "max_placements_text": place_text,
+        "placements": place, "placements_text": place_text,
+        "count_status": pa.array(["counted"] * n, pa.string())})
+    stats = group_statistics(histograms_from_maxima(table))
+    assert len(stats) == 1083
+    result = report("big", loaders(maxima=table))
+    figures = dict(result.figures)
+    ax, colours = figures["expected_max"].axes  # 57 sizes: a colour bar, not a legend
+    assert len(ax.lines) == 57 and [line.get_label() for line in ax.lines][-1] == "60x60"
+    assert "board cells" in colours.get_ylabel()
+    assert [t.get_text() for t in ax.get_legend().texts] == ["Monte Carlo mean, 95% CI band"]
+    for figure in figures.values():
+        check_figure(figure)
+    assert figures["placements"].axes[0].images  # a heat map over sizes, not 57 lines
