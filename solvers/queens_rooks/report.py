@@ -1,10 +1,9 @@
 """The queens-and-rooks report: the triangle of exact counts (a row per board side n, a column
-per number of queens M) and a figure of it: a heat map of log10(count) over (M, n) and one curve
-per row n."""
+per number of queens M) and a figure of it: a heat map of the count (log colour scale) over
+(M, n) and one curve per row n."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 
 import pyarrow as pa
@@ -37,39 +36,53 @@ def triangle(cells: Mapping[int, Mapping[int, int]]):
 
 
 def triangle_figure(cells: Mapping[int, Mapping[int, int]], job: str):
-    """Left: log10(count) over (M queens, n = M + N), -1 where no placement exists; right:
-    count against M, one curve per n, on a log axis."""
+    """Left: the count over (M queens, n = M + N) as a heat map on a log colour scale (a cross
+    where no placement exists, blank where the job did not ask); right: the count against M,
+    one curve per n, on a log axis.  The size follows the triangle under the caps of
+    :mod:`solvers.figures`."""
     import numpy as np
-    from matplotlib.figure import Figure
+    from matplotlib import colormaps
+    from matplotlib.colors import LogNorm
+
+    from ..figures import label_series, new_figure, scaled, series_colours
 
     ns = sorted(cells)
     width = max((max(row) for row in cells.values()), default=-1) + 1
     grid = np.full((len(ns), width), np.nan)
     for i, n in enumerate(ns):
         for m, c in cells[n].items():
-            grid[i, m] = math.log10(c) if c > 0 else -1.0
-    fig = Figure(figsize=(4 + 0.45 * width + 5, 1.5 + max(3.0, 0.35 * len(ns))),
-                 layout="constrained")
-    heat, curves = fig.subplots(1, 2, width_ratios=[max(1, width), 8])
-    image = heat.imshow(grid, origin="lower", cmap="viridis", aspect="auto")
-    heat.set_xticks(range(width))
-    heat.set_yticks(range(len(ns)), labels=[str(n) for n in ns])
+            grid[i, m] = float(c)
+    shown = grid[np.isfinite(grid) & (grid > 0)]
+    lo, hi = (shown.min(), shown.max()) if shown.size else (1.0, 10.0)
+    side = scaled(width, 0.3, 2.0, 3.0, 7.0)
+    fig, (heat, curves) = new_figure(side + 7.5, scaled(len(ns), 0.2, 2.0, 4.5, 8.0),
+                                     ncols=2, width_ratios=[side, 6.0])
+    cmap = colormaps["viridis"].with_extremes(bad="white")
+    image = heat.imshow(np.ma.masked_less_equal(grid, 0), origin="lower", cmap=cmap,
+                        aspect="auto", norm=LogNorm(lo, hi if hi > lo else lo * 10),
+                        interpolation="nearest")
+    none = np.where(grid == 0)  # asked for, no placement: a cross, not a blank
+    heat.scatter(none[1], none[0], marker="x", s=12, color="0.4", linewidths=0.8)
+    step = max(1, width // 16)
+    heat.set_xticks(range(0, width, step))
+    heat.set_yticks(range(0, len(ns), max(1, len(ns) // 16)),
+                    labels=[str(n) for n in ns[::max(1, len(ns) // 16)]])
     heat.set_xlabel("M (queens)")
     heat.set_ylabel("n = M + N (board side, cells)")
-    heat.set_title("log10(placements)")
-    fig.colorbar(image, ax=heat, label="log10(placements); -1: none")
-    for n in ns:
-        shown = sorted((m, c) for m, c in cells[n].items() if c > 0)
-        if shown:
-            curves.plot([m for m, _ in shown], [float(c) for _, c in shown], marker="o",
-                        label=f"n = {n}")
+    heat.set_title("placements (x: none)")
+    fig.colorbar(image, ax=heat, label="placements (log scale)")
+    colours, norm, cmap = series_colours(ns)
+    for n, colour in zip(ns, colours, strict=True):
+        points = sorted((m, c) for m, c in cells[n].items() if c > 0)
+        if points:
+            curves.plot([m for m, _ in points], [float(c) for _, c in points], marker="o",
+                        markersize=3, color=colour, label=f"n = {n}")
     curves.set_yscale("log")
-    curves.set_xlabel("M (queens)")
+    curves.set_xlabel("M (queens; N = n - M rooks)")
     curves.set_ylabel("placements (log scale)")
     curves.set_title("one curve per board side n")
     curves.grid(True, alpha=0.3)
-    if len(ns) <= 16:
-        curves.legend(fontsize="small")
+    label_series(fig, curves, len(ns), norm, cmap, "n = M + N (board side, cells)")
     fig.suptitle(f"{job}: M queens and N rooks on the (M+N) x (M+N) board, none attacked")
     return fig
 

@@ -277,6 +277,24 @@ def test_report_has_the_exact_triangle_and_its_figure():
     figure.savefig(io.BytesIO(), format="png")
 
 
+def test_report_figure_of_the_whole_triangle_stays_within_the_caps():
+    from matplotlib.colors import LogNorm
+
+    from solvers.figures import MAX_HEIGHT, MAX_WIDTH
+    from solvers.queens_rooks.report import triangle_figure
+
+    cells = {n: {m: (0 if n in (2, 3) and m >= n - 1 else 3**n * (m + 1)) for m in range(n + 1)}
+             for n in range(1, qr.MAX_TOTAL + 1)}
+    figure = triangle_figure(cells, "all")
+    heat, curves = figure.axes[:2]
+    assert isinstance(heat.images[0].norm, LogNorm)  # counts span 60 decades
+    assert len(heat.collections[0].get_offsets()) == 4  # the four zero counts: crosses
+    assert len(curves.lines) == qr.MAX_TOTAL and curves.get_legend() is None  # a colour bar
+    width, height = figure.get_size_inches()
+    assert width <= MAX_WIDTH and height <= MAX_HEIGHT
+    figure.savefig(io.BytesIO(), format="png")
+
+
 def test_report_of_a_few_pairs():
     out = run_in_process(PROBLEM, job(pairs=[[3, 1], [8, 2]]), random.Random(1))
     frame = PROBLEM.report("few", published(out)).tables[0][1]

@@ -209,7 +209,15 @@ def test_report():
     (title, frame), = result.tables
     assert "slants" in title
     assert frame["puzzles"].tolist() == [6, 6] and frame["unique"].tolist() == [6, 6]
-    (stem, figure), = result.figures
-    assert stem == "slant_times" and isinstance(figure, Figure)
-    ax = figure.axes[0]
-    assert ax.get_title() and "(" in ax.get_xlabel() and "ms" in ax.get_ylabel()
+    figures = dict(result.figures)
+    assert list(figures) == ["slant_times", "slant_status", "slant_nodes"]
+    for figure in figures.values():
+        ax = figure.axes[0]
+        assert isinstance(figure, Figure)
+        assert ax.get_title() and "(" in ax.get_xlabel() and "(" in ax.get_ylabel()
+    times = figures["slant_times"].axes[0]
+    assert "ms" in times.get_ylabel() and times.get_yscale() == "log"
+    assert [line.get_label() for line in times.lines] == ["median", "99th percentile"]
+    bars = figures["slant_status"].axes[0].patches  # one stacked bar per size and status
+    assert len(bars) == 2 * 3 and bars[0].get_height() == 100.0
+    assert "nodes" in figures["slant_nodes"].axes[0].get_ylabel()
