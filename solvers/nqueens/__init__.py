@@ -1,15 +1,18 @@
 """N-queens (seed AcWing 843): Q(n), the placements of n non-attacking queens on an n x n board,
-and every solution, as a count problem of the contract (:data:`PROBLEM`).
+U(n), its fundamental solutions (classes under the 8 symmetries of the square), and every
+solution, as a count problem of the contract (:data:`PROBLEM`).
 
 The searches live in :mod:`.kernel` (numba, imported on first use so that importing this
 package stays cheap), the seed's text format in :mod:`.format`, the report in :mod:`.report`.
 
 Tables
 ------
-``counts`` (merge ``sum``, key ``n``): Q(n) as an exact count and ``nodes``, the queens the
-symmetric search placed below the point's prefixes.  ``solutions`` (merge ``rows``, only when
-the job says ``solutions: true``): every solution, ``solution[r]`` the column of row r's queen,
-in lexicographic order.
+``counts`` (merge ``sum``, key ``n``): Q(n) and U(n) (``unique``) as exact counts and
+``nodes``, the queens the symmetric search placed below the point's prefixes.  Both counts come
+from the same walk: the search visits one representative leaf per class, so a work unit adds
+the class sizes of its leaves to Q and their number to U, and any split adds up to both.
+``solutions`` (merge ``rows``, only when the job says ``solutions: true``): every solution,
+``solution[r]`` the column of row r's queen, in lexicographic order.
 
 Work units
 ----------
@@ -55,7 +58,7 @@ from ..schema import Field, Flag, Integer, IntegerSet, ParamError, Record
 __all__ = [
     "PROBLEM", "MAX_N", "NODE_LIMIT", "MIN_UNITS", "UNIT_SECONDS", "MAX_UNITS", "COUNTS",
     "SOLUTIONS",
-    "max_depth", "prefixes", "count", "total", "completions", "solutions", "cost",
+    "max_depth", "prefixes", "count", "total", "unique", "completions", "solutions", "cost",
     "unit_plan", "unit_prefixes", "count_units", "solution_depth", "solution_prefixes",
     "solution_units", "solutions_cost", "solutions_table", "warm_up",
 ]
@@ -132,10 +135,11 @@ def prefixes(params: Mapping, depth: int) -> Prefixes:
 
 
 def count(params: Mapping, prefixes: Prefixes) -> CountResult:
-    """Class-size-weighted solutions (``counts`` uint64 [k, 1]) and nodes (int64 [k]) per prefix.
+    """Per prefix: ``counts`` uint64 [k, 2], the class-size-weighted solutions (column 0) and
+    the classes (column 1), and nodes (int64 [k]).
 
     A prefix that is not a path of the symmetric search counts 0.  Summed with the prefix
-    weights over all prefixes of one depth, ``counts`` gives Q(n).
+    weights over all prefixes of one depth, ``counts`` gives Q(n) and U(n).
     """
     n = _n_of(params)
     choices = np.ascontiguousarray(prefixes.choices, dtype=np.int64)
@@ -143,18 +147,28 @@ def count(params: Mapping, prefixes: Prefixes) -> CountResult:
         raise ParamError(f"prefixes must be a [k, depth <= {n}] array, got shape {choices.shape}")
     k = choices.shape[0]
     counts = np.zeros(k, np.int64)
+    classes = np.zeros(k, np.int64)
     nodes = np.zeros(k, np.int64)
-    _kernel()._count_batch(n, choices, counts, nodes)
+    _kernel()._count_batch(n, choices, counts, classes, nodes)
     if k and (nodes.min() < 0 or nodes.max() >= NODE_LIMIT):
         raise OverflowError("a prefix needed 2**60 nodes or more: its count may not fit uint64")
-    return CountResult(counts.astype(np.uint64).reshape(k, 1), nodes)
+    return CountResult(np.stack([counts, classes], axis=1).astype(np.uint64), nodes)
 
 
 def total(n: int) -> tuple[int, int]:
     """(Q(n), nodes) from one symmetric search of the whole board."""
     n = _check_n(n)
-    c, k = _kernel()._whole(n)
+    c, _, k = _kernel()._whole(n)
     return int(c), int(k)
+
+
+def unique(n: int) -> tuple[int, int]:
+    """(U(n), nodes): the fundamental solutions (classes under the 8 symmetries of the square,
+    OEIS A002562) from one symmetric search of the whole board, the same search as
+    :func:`total`."""
+    n = _check_n(n)
+    _, u, k = _kernel()._whole(n)
+    return int(u), int(k)
 
 
 # measured here: the symmetric search visits 246,135,107 nodes at n = 16 at ~130 M nodes/s,
@@ -223,19 +237,21 @@ def unit_prefixes(n: int, lo: int, hi: int) -> np.ndarray:
     return out
 
 
-def count_units(n: int, lo: int, hi: int) -> tuple[int, int]:
-    """(weighted solutions, nodes) below the prefixes of units ``lo..hi-1``, exact ints;
-    summed over any partition of ``0..units`` they give (Q(n), the nodes below the split)."""
+def count_units(n: int, lo: int, hi: int) -> tuple[int, int, int]:
+    """(weighted solutions, classes, nodes) below the prefixes of units ``lo..hi-1``, exact
+    ints; summed over any partition of ``0..units`` they give (Q(n), U(n), the nodes below the
+    split)."""
     n = _check_n(n)
     _, units = _plan(n)
     _unit_range(units, lo, hi)
-    found = nodes = 0
+    found = classes = nodes = 0
     for start in range(lo, hi, _CHUNK):
         choices = unit_prefixes(n, start, min(hi, start + _CHUNK))
         result = count({"n": n}, Prefixes(choices, np.ones(len(choices), np.int64)))
         found += int(result.counts[:, 0].astype(object).sum())
+        classes += int(result.counts[:, 1].astype(object).sum())
         nodes += int(result.nodes.sum())
-    return found, nodes
+    return found, classes, nodes
 
 
 # --------------------------------------------------------------------------------------------
@@ -326,9 +342,11 @@ def solutions_rows(n: int) -> float:
 
 
 COUNTS = Table(
-    "counts", "Q(n): placements of n non-attacking queens on an n x n board",
+    "counts", "Q(n): placements of n non-attacking queens on an n x n board, and U(n)",
     (Column("n", pa.int32(), "board side", "cells", "key"),
      *count_columns("count", "Q(n), placements of n non-attacking queens", "placements"),
+     *count_columns("unique", "U(n), fundamental solutions: classes of Q(n)'s placements under "
+                    "the 8 rotations and reflections of the square", "classes"),
      Column("nodes", pa.int64(), "queens placed by the symmetric search below the split "
             "depth's prefixes", "nodes", "sum")),
     merge="sum", keys=("n",))
@@ -343,6 +361,9 @@ PARAMS = Record({
     "n": Field(IntegerSet(1, MAX_N), required=True, doc="board sides: 8, \"4..16\" or [8, 10]"),
     "solutions": Field(Flag(), default=False,
                        doc="also write every solution (the solutions table)"),
+    "unique": Field(Flag(), default=False,
+                    doc="solve prints U(n), the fundamental solutions, instead of Q(n) (the "
+                        "counts table holds both either way; nothing computed depends on it)"),
 }, "an nqueens job")
 
 
@@ -369,9 +390,11 @@ def _compute(point: Point, lo: int, hi: int) -> pa.Table:
     n = point.params["n"]
     if point.table == "solutions":
         return solutions_table(n, solution_units(n, lo, hi))
-    found, nodes = count_units(n, lo, hi)
+    found, classes, nodes = count_units(n, lo, hi)
     count_col, text_col = count_arrays([found])
+    unique_col, unique_text = count_arrays([classes])
     return pa.table({"n": pa.array([n], pa.int32()), "count": count_col, "count_text": text_col,
+                     "unique": unique_col, "unique_text": unique_text,
                      "nodes": pa.array([nodes], pa.int64())}, schema=COUNTS.compute_schema())
 
 
@@ -390,6 +413,11 @@ def solutions_table(n: int, rows: np.ndarray) -> pa.Table:
         batches.append(pa.record_batch([pa.array(np.full(k, n, np.int32)), column],
                                        schema=schema))
     return pa.Table.from_batches(batches, schema)
+
+
+def _answer(table: pa.Table, args: Mapping) -> str:
+    """What ``solve nqueens N`` prints: Q(N), or U(N) with ``--unique``."""
+    return table.column("unique_text" if args.get("unique") else "count_text")[0].as_py()
 
 
 def _read(text: str) -> dict:
@@ -433,8 +461,10 @@ PROBLEM = CountProblem(
     solve=SolveCommand(
         arguments=(("n", Integer(1, MAX_N), "board side"),),
         job=lambda args: {"n": (args["n"],)},
-        answer=lambda table, args: table.column("count_text")[0].as_py(),
-        extra=(("solutions", "solutions"),)),
+        answer=_answer,
+        extra=(("solutions", "solutions"),),
+        flags=(("unique", "unique", "Print U(n), the fundamental solutions (classes under the "
+                "8 rotations and reflections of the square), instead of Q(n)."),)),
     outputs_of=_outputs,
     points_of=_points,
     compute_units=_compute,

@@ -17,7 +17,8 @@ The symmetric search (``count``, ``prefixes``, ``total``)
 The 8 symmetries of the square (rotations and reflections) act on the solutions.  For n >= 2 no
 solution is mirror-symmetric, so a class holds 8 solutions, 4 (it equals its 180-degree turn) or
 2 (it equals its 90-degree turn).  The search visits one representative per class and adds the
-class size at its leaf; it has two parts, told apart by row 0:
+class size at its leaf (summing to Q(n)) and 1 (summing to U(n), the classes: OEIS A002562,
+the *fundamental* solutions); it has two parts, told apart by row 0:
 
 * corner (row 0 = column 0): a class with a corner queen has exactly two members with a queen at
   (0, 0), a board and its transpose.  Row 1's queen sits in column ``b1`` (2 <= b1 <= n-2); the
@@ -33,8 +34,10 @@ class size at its leaf; it has two parts, told apart by row 0:
 
 A *prefix* of depth d is the columns of rows 0..d-1 on one path of that search tree (so row 0 is
 0 or b1 <= (n-2)//2, and a corner prefix's row 1 is b1); every prefix has weight 1 and
-``count`` returns the class sizes summed over the leaves below it, so for every depth
-``sum(weight * counts) == Q(n)``.  n = 1 is its own one-node tree (weight-1 leaf ``(0,)``).
+``count`` returns the class sizes summed over the leaves below it, and the leaves that
+represent a class, so for every depth ``sum(weight * counts) == Q(n)`` and
+``sum(weight * classes) == U(n)``: each class has exactly one representative leaf, below
+exactly one prefix, whatever the depth.  n = 1 is its own one-node tree (weight-1 leaf ``(0,)``).
 
 Plain functions (``completions``, ``solutions``) search without symmetry, in lexicographic order:
 row by row, columns ascending.
@@ -176,7 +179,10 @@ def _row_avail(n, corner, b1, rm, row, ld, cd, rd):
 
 @njit(cache=True, nogil=True)
 def _corner_walk(n, b1, row, ld, cd, rd):
-    """(weighted count, nodes) below a corner-search state at ``row`` (2 <= row <= n-1).
+    """(weighted count, classes, nodes) below a corner-search state at ``row`` (2 <= row <= n-1).
+
+    Every leaf is one class of 8 (a corner queen rules out a symmetric solution), so the
+    classes are the leaves and the hot loop needs no second counter.
 
     Invariant at the loop head: rows < ``row`` hold queens, (ld, cd, rd) describe ``row`` and
     ``avail`` (nonzero) is the set of its columns not yet tried; the frames below ``sp`` are the
@@ -190,7 +196,7 @@ def _corner_walk(n, b1, row, ld, cd, rd):
     nodes = 0
     sp = 0
     if avail == 0:
-        return 0, 0
+        return 0, 0, 0
     while True:
         bit = avail & -avail
         rest = avail ^ bit
@@ -218,15 +224,16 @@ def _corner_walk(n, b1, row, ld, cd, rd):
             cd = stk[i + 2]
             rd = stk[i + 3]
             row = stk[i + 4]
-    return 8 * leaves, nodes
+    return 8 * leaves, leaves, nodes
 
 
 @njit(cache=True, nogil=True)
 def _side_walk(n, b1, row, ld, cd, rd, board):
-    """(weighted count, nodes) below a side-search state at ``row`` (1 <= row <= n-1).
+    """(weighted count, classes, nodes) below a side-search state at ``row`` (1 <= row <= n-1).
 
     ``board[r]`` holds the queen bit of each row r < ``row``; ``brd`` extends it along the
-    current path.  Same loop and invariant as :func:`_corner_walk`.
+    current path.  Same loop and invariant as :func:`_corner_walk`; a leaf that represents its
+    class (class size 2, 4 or 8, not 0) adds 1 to ``classes``, off the hot path (leaves only).
     """
     mask = (np.int64(1) << n) - 1
     last = n - 1
@@ -241,10 +248,11 @@ def _side_walk(n, b1, row, ld, cd, rd, board):
         brd[i] = board[i]
     avail = _row_avail(n, False, b1, rm, row, ld, cd, rd)
     count = 0
+    classes = 0
     nodes = 0
     sp = 0
     if avail == 0:
-        return 0, 0
+        return 0, 0, 0
     while True:
         bit = avail & -avail
         rest = avail ^ bit
@@ -271,9 +279,12 @@ def _side_walk(n, b1, row, ld, cd, rd, board):
             # a leaf (rm[last] applied the last-row rule); rotations can only tie on row 0
             # when one of these three queens sits at distance b1 from its corner
             if (brd[b2] == 1) | (bit == endbit) | (brd[b1] == topbit):
-                count += _class_size(brd, n, b1)
+                size = _class_size(brd, n, b1)
+                count += size
+                classes += size != 0
             else:
                 count += 8
+                classes += 1
         if avail == 0:
             if sp == 0:
                 break
@@ -284,7 +295,7 @@ def _side_walk(n, b1, row, ld, cd, rd, board):
             cd = stk[i + 2]
             rd = stk[i + 3]
             row = stk[i + 4]
-    return count, nodes
+    return count, classes, nodes
 
 
 @njit(cache=True, nogil=True)
@@ -557,41 +568,47 @@ def _select(n, depth, wanted, cap, out):
 
 @njit(cache=True, nogil=True)
 def _whole(n):
-    """(Q(n), nodes) of the whole symmetric search."""
+    """(Q(n), U(n), nodes) of the whole symmetric search (U: classes, the fundamental ones)."""
     if n == 1:
-        return np.int64(1), np.int64(1)
+        return np.int64(1), np.int64(1), np.int64(1)
     count = np.int64(0)
+    classes = np.int64(0)
     nodes = np.int64(0)
     board = np.zeros(_SLOTS, np.int64)
     if n >= 4:
         nodes += 1  # the corner queen
         for b1 in range(2, n - 1):
             bit = np.int64(1) << b1
-            c, k = _corner_walk(n, b1, 2, (2 | bit) << 1, 1 | bit, bit >> 1)
+            c, u, k = _corner_walk(n, b1, 2, (2 | bit) << 1, 1 | bit, bit >> 1)
             count += c
+            classes += u
             nodes += k + 1
     for b1 in range(1, (n - 2) // 2 + 1):
         bit = np.int64(1) << b1
         board[0] = bit
-        c, k = _side_walk(n, b1, 1, bit << 1, bit, bit >> 1, board)
+        c, u, k = _side_walk(n, b1, 1, bit << 1, bit, bit >> 1, board)
         count += c
+        classes += u
         nodes += k + 1
-    return count, nodes
+    return count, classes, nodes
 
 
 @njit(cache=True, nogil=True)
-def _count_batch(n, choices, counts, nodes):
-    """Fill counts[i] (weighted leaves) and nodes[i] (queens placed) below each prefix row."""
+def _count_batch(n, choices, counts, classes, nodes):
+    """Fill counts[i] (weighted leaves), classes[i] (leaves that represent a class, so that
+    they sum to U(n)) and nodes[i] (queens placed) below each prefix row."""
     k, d = choices.shape
     board = np.zeros(_SLOTS, np.int64)
     for i in range(k):
         counts[i] = 0
+        classes[i] = 0
         nodes[i] = 0
         if d == 0:
-            counts[i], nodes[i] = _whole(n)
+            counts[i], classes[i], nodes[i] = _whole(n)
             continue
         if n == 1:
             counts[i] = 1 if choices[i, 0] == 0 else 0
+            classes[i] = counts[i]
             continue
         ok, corner, b1, ld, cd, rd = _replay(n, choices[i], board)
         if not ok:
@@ -599,15 +616,17 @@ def _count_batch(n, choices, counts, nodes):
         if corner and d == 1:  # row 0 only: the corner search over every b1
             for b in range(2, n - 1):
                 bit = np.int64(1) << b
-                c, m = _corner_walk(n, b, 2, (ld | bit) << 1, cd | bit, (rd | bit) >> 1)
+                c, u, m = _corner_walk(n, b, 2, (ld | bit) << 1, cd | bit, (rd | bit) >> 1)
                 counts[i] += c
+                classes[i] += u
                 nodes[i] += m + 1
         elif d == n:
             counts[i] = 8 if corner else _class_size(board, n, b1)
+            classes[i] = 1 if counts[i] != 0 else 0
         elif corner:
-            counts[i], nodes[i] = _corner_walk(n, b1, d, ld, cd, rd)
+            counts[i], classes[i], nodes[i] = _corner_walk(n, b1, d, ld, cd, rd)
         else:
-            counts[i], nodes[i] = _side_walk(n, b1, d, ld, cd, rd, board)
+            counts[i], classes[i], nodes[i] = _side_walk(n, b1, d, ld, cd, rd, board)
 
 
 @njit(cache=True, nogil=True)

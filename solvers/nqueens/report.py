@@ -12,16 +12,19 @@ __all__ = ["report", "counts_frame", "counts_figure"]
 
 
 def counts_frame(table: pa.Table):
-    """The counts table as a pandas frame: n, Q(n) (exact Python ints), nodes, CPU seconds."""
+    """The counts table as a pandas frame: n, Q(n) and U(n) (exact Python ints; U(n) only where
+    the table has it), nodes, CPU seconds."""
     import pandas as pd
 
-    return pd.DataFrame({
-        "n": table.column("n").to_pylist(),
-        "Q(n)": pd.Series([count_value(t) for t in table.column("count_text").to_pylist()],
-                          dtype=object),
-        "nodes": table.column("nodes").to_pylist(),
-        "cpu_seconds": table.column("cpu_seconds").to_pylist(),
-    })
+    def exact(name: str):
+        return pd.Series([count_value(t) for t in table.column(name).to_pylist()], dtype=object)
+
+    frame = {"n": table.column("n").to_pylist(), "Q(n)": exact("count_text")}
+    if "unique_text" in table.column_names:  # tables published before U(n) lack it
+        frame["U(n)"] = exact("unique_text")
+    frame["nodes"] = table.column("nodes").to_pylist()
+    frame["cpu_seconds"] = table.column("cpu_seconds").to_pylist()
+    return pd.DataFrame(frame)
 
 
 def counts_figure(frame, job: str):
@@ -41,7 +44,7 @@ def counts_figure(frame, job: str):
 
 
 def report(job: str, tables: Mapping[str, Callable[..., pa.Table]]) -> Report:
-    """Q(n) per n with its search nodes and CPU time, and Q(n) on a log axis."""
-    frame = counts_frame(tables["counts"](columns=["n", "count_text", "nodes", "cpu_seconds"]))
+    """Q(n) and U(n) per n with the search nodes and CPU time, and Q(n) on a log axis."""
+    frame = counts_frame(tables["counts"]())  # a row per n: read whole, old tables too
     return Report(tables=[(f"{job}: N-queens Q(n)", frame)],
                   figures=[("queens", counts_figure(frame, job))])

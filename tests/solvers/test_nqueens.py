@@ -148,7 +148,7 @@ def test_every_split_depth_sums_to_q(n):
         assert pre.weight.dtype == np.int64 and (pre.weight == 1).all()
         assert weighted_sum(params, pre) == A000170[n - 1]
         res = nqueens.count(params, pre)
-        assert res.counts.dtype == np.uint64 and res.counts.shape == (len(pre), 1)
+        assert res.counts.dtype == np.uint64 and res.counts.shape == (len(pre), 2)
         assert res.nodes.dtype == np.int64 and res.nodes.shape == (len(pre),)
         if depth > 0:
             above += len(pre)
@@ -215,7 +215,7 @@ def test_empty_prefix_set():
     pre = nqueens.prefixes({"n": 3}, 2)
     assert len(pre) == 0
     res = nqueens.count({"n": 3}, pre)
-    assert res.counts.shape == (0, 1) and res.nodes.shape == (0,)
+    assert res.counts.shape == (0, 2) and res.nodes.shape == (0,)
 
 
 # ---------------------------------------------------------------------------------- interface

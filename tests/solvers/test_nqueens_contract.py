@@ -102,7 +102,7 @@ def test_a_unit_range_split_in_two_sums_to_the_whole(n):
     rng = random.Random(n)
     for cut in [0, 1, units // 2, units - 1, units, *rng.sample(range(units), 3)]:
         a, b = nqueens.count_units(n, 0, cut), nqueens.count_units(n, cut, units)
-        assert (a[0] + b[0], a[1] + b[1]) == whole
+        assert (a[0] + b[0], a[1] + b[1], a[2] + b[2]) == whole
     lo, hi = sorted(rng.sample(range(units + 1), 2))
     mid = (lo + hi) // 2
     a, b = nqueens.count_units(n, lo, mid), nqueens.count_units(n, mid, hi)
@@ -262,7 +262,7 @@ def test_solve_command():
     assert name == "n" and validator == Integer(1, nqueens.MAX_N)
     args = {"n": validator.parse("10")}
     params = PROBLEM.check_params(solve.job(args))
-    assert params == {"n": (10,), "solutions": False}
+    assert params == {"n": (10,), "solutions": False, "unique": False}
     table = run_in_process(PROBLEM, params, random.Random(1))["counts"]
     assert solve.answer(table, args) == "724"
     assert solve.extra == (("solutions", "solutions"),)
