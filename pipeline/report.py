@@ -2,31 +2,43 @@
 
 For every published job under a results folder, the job's problem (named in its manifest)
 builds titled tables and figures from the published tables (:class:`solvers.contract.Report`).
-Tables go to stdout; figures are saved as PNG files and, with the tables, embedded in one
-self-contained ``report.html`` (no network needed), all under ``<results>/_report/``, where
-Parquet readers do not look.
+A hook that takes a third argument also gets ``related``: the tables of the other jobs of the
+same problem in the folder, ``{job: {table: load(columns=None)}}`` (so a Monte Carlo job can
+draw an exhaustive job's exact curves).  Tables go to stdout; figures are saved as PNG files
+``<job>-<stem>.png`` and, with the tables, embedded in one self-contained ``report.html``
+(:mod:`.report_page`), all under ``<results>/_report/``, a folder whose name Parquet readers
+skip (pyarrow datasets ignore ``_``-prefixed paths; ``*/*.parquet`` globs find nothing there).
+Each report replaces the previous one's PNGs, so the folder holds this report's figures alone.
 """
 
 from __future__ import annotations
 
-import base64
-import html
+import inspect
 import io
 import json
+import os
 import time
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 import solvers
+from solvers.contract import Problem, Report
+from solvers.figures import MAX_HEIGHT, MAX_WIDTH
 from solvers.schema import ParamError
 
 from .progress import warn
+from .report_page import Section, render, shows_index, table_html
 
-__all__ = ["report", "REPORT_FOLDER"]
+__all__ = ["report", "REPORT_FOLDER", "figure_title"]
 
 REPORT_FOLDER = "_report"
+DPI = 100
+
+Loaders = Mapping[str, Callable[..., pa.Table]]
 
 
 def _loader(path: Path):
@@ -36,10 +48,29 @@ def _loader(path: Path):
     return load
 
 
-def _png(figure) -> bytes:
+def figure_title(figure: Any) -> str:
+    """A figure's title: its suptitle, else the first axes title ('' if it has none)."""
+    if figure.get_suptitle():
+        return figure.get_suptitle()
+    return next((ax.get_title() for ax in figure.axes if ax.get_title()), "")
+
+
+def _png(job: str, stem: str, figure: Any) -> tuple[str, bytes]:
+    """The figure's title and PNG bytes; one that is too large is shrunk to the caps, one
+    with no title gets ``job: stem`` (each with a warning: the hook should do better)."""
+    width, height = figure.get_size_inches()
+    if width > MAX_WIDTH or height > MAX_HEIGHT:
+        warn(f"{job}: figure {stem} is {width:g} x {height:g} inches: shrunk to at most "
+             f"{MAX_WIDTH:g} x {MAX_HEIGHT:g}")
+        figure.set_size_inches(min(width, MAX_WIDTH), min(height, MAX_HEIGHT))
+    title = figure_title(figure)
+    if not title:
+        warn(f"{job}: figure {stem} has no title")
+        title = f"{job}: {stem}"
+        figure.suptitle(title)
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=100)
-    return buffer.getvalue()
+    figure.savefig(buffer, format="png", dpi=DPI)
+    return title, buffer.getvalue()
 
 
 def _jobs(results: Path):
@@ -72,35 +103,62 @@ def _jobs(results: Path):
             yield name, problem, {names[0]: _loader(path)}
 
 
-def report(results: Path, out: TextIO) -> int:
-    """Print and draw every job's report under ``results``; return how many were shown."""
-    folder = results / REPORT_FOLDER
-    sections: list[str] = []
-    shown = 0
-    for job, problem, tables in _jobs(results):
+def _accepts_related(hook: Callable) -> bool:
+    """Whether a report hook takes a third argument (``related``)."""
+    try:
+        parameters = list(inspect.signature(hook).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    if any(p.kind is p.VAR_POSITIONAL for p in parameters):
+        return True
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) >= 3 or any(p.name == "related" for p in parameters)
+
+
+def _built(jobs: list[tuple[str, Problem, Loaders]]) -> Iterator[tuple[str, Problem, Report]]:
+    """Each job's report, its hook given the related jobs' tables when it takes them."""
+    by_problem: dict[str, dict[str, Loaders]] = {}
+    for job, problem, tables in jobs:
+        by_problem.setdefault(problem.name, {})[job] = tables
+    for job, problem, tables in jobs:
         if problem.report is None:
             continue
-        built = problem.report(job, tables)
-        parts = [f"<h2>{html.escape(job)} ({html.escape(problem.name)})</h2>"]
+        if _accepts_related(problem.report):
+            related = {other: loaders for other, loaders in by_problem[problem.name].items()
+                       if other != job}
+            yield job, problem, problem.report(job, tables, related)
+        else:
+            yield job, problem, problem.report(job, tables)
+
+
+def _write(folder: Path, pngs: dict[str, bytes], page: str) -> None:
+    """Replace the report folder's PNGs and page with these."""
+    folder.mkdir(exist_ok=True)
+    for old in folder.glob("*.png"):
+        if old.name not in pngs:
+            old.unlink()
+    for name, data in pngs.items():
+        (folder / name).write_bytes(data)
+    temporary = folder / ".report.html.tmp"
+    temporary.write_text(page, encoding="utf-8")
+    os.replace(temporary, folder / "report.html")
+
+
+def report(results: Path, out: TextIO) -> int:
+    """Print and draw every job's report under ``results``; return how many were shown."""
+    sections: list[Section] = []
+    pngs: dict[str, bytes] = {}
+    for job, problem, built in _built(list(_jobs(results))):
+        section = Section(job, problem.name)
         for title, frame in built.tables:
-            out.write(f"== {job}: {title}\n{frame.to_string(index=False)}\n\n")
-            parts.append(f"<h3>{html.escape(title)}</h3>" + frame.to_html(index=False))
-        folder.mkdir(exist_ok=True)
+            out.write(f"== {job}: {title}\n{frame.to_string(index=shows_index(frame))}\n\n")
+            section.tables.append((title, table_html(frame)))
         for stem, figure in built.figures:
-            data = _png(figure)
-            (folder / f"{job}-{stem}.png").write_bytes(data)
-            parts.append(f'<figure><img alt="{html.escape(stem)}" src="data:image/png;base64,'
-                         f'{base64.b64encode(data).decode()}"><figcaption>{html.escape(stem)}'
-                         "</figcaption></figure>")
-        sections.append("\n".join(parts))
-        shown += 1
-    if shown:
-        folder.mkdir(exist_ok=True)
-        page = ("<!doctype html><html><head><meta charset='utf-8'><title>boardsweep report"
-                "</title><style>body{font-family:sans-serif;margin:2em}table{border-collapse:"
-                "collapse}td,th{border:1px solid #ccc;padding:2px 6px}img{max-width:100%}"
-                "</style></head><body><h1>boardsweep report</h1>"
-                f"<p>{html.escape(str(results))}, {time.strftime('%Y-%m-%d %H:%M')}</p>"
-                + "\n".join(sections) + "</body></html>\n")
-        (folder / "report.html").write_text(page)
-    return shown
+            name = f"{job}-{stem}.png"
+            title, pngs[name] = _png(job, stem, figure)
+            section.figures.append((title, name, pngs[name]))
+        sections.append(section)
+    if sections:
+        _write(results / REPORT_FOLDER, pngs,
+               render(str(results), time.strftime("%Y-%m-%d %H:%M"), sections))
+    return len(sections)

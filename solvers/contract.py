@@ -17,7 +17,7 @@ sources and of every module they import inside ``solvers`` or their own package,
 never typed in (:mod:`solvers.identity`); results are keyed by it, so results of edited code
 are never reused;
 ``solve`` (:class:`SolveCommand`) and ``judge`` (:class:`Judge`): the command line's view;
-``report``: summary tables and figures over the published tables.
+``report``: summary tables and figures over the published tables (:class:`Report`).
 
 How the pipeline runs a job
 ---------------------------
@@ -259,7 +259,22 @@ class Judge:
 
 @dataclass
 class Report:
-    """What ``boardsweep report`` shows for one job: titled tables and titled figures."""
+    """What ``boardsweep report`` shows for one job: titled tables and titled figures.
+
+    A problem's ``report`` hook makes it: ``report(job, tables)`` or, when the hook takes a
+    third argument, ``report(job, tables, related)``.  ``tables`` maps each published table
+    of the job to ``load(columns=None) -> pa.Table``; ``related`` maps every *other* job of
+    the same problem in the results folder to its own such mapping (``{job: {table: load}}``,
+    empty when there is none), so one job's figure may draw another's numbers (exact curves
+    over a Monte Carlo estimate).  Two-argument hooks keep working: the pipeline passes
+    ``related`` only to a hook that takes it.
+
+    Each figure is a :class:`matplotlib.figure.Figure` with a title (a suptitle or an axes
+    title), axes whose labels give their units, and a size that follows the data within
+    :data:`solvers.figures.MAX_WIDTH` x :data:`solvers.figures.MAX_HEIGHT` inches (the
+    pipeline shrinks a larger one, with a warning); its file stem names the PNG
+    ``<job>-<stem>.png``.
+    """
 
     tables: list[tuple[str, Any]] = field(default_factory=list)  # (title, pandas DataFrame)
     figures: list[tuple[str, Any]] = field(default_factory=list)  # (file stem, Figure)
@@ -281,8 +296,9 @@ class Problem:
     params: Record
     tables: tuple[Table, ...]
     modules: tuple[str, ...]
-    report: Callable[[str, Mapping[str, Callable[..., pa.Table]]], Report] | None = None
-    # report(job name, {table name: load(columns=None) -> pa.Table}) -> Report
+    report: Callable[..., Report] | None = None
+    # report(job name, {table name: load(columns=None) -> pa.Table}[, related]) -> Report,
+    # related = {other job of this problem: {table name: load}} (see Report)
     judge: Judge | None = None
     warm: Callable[[], None] | None = None
 
