@@ -268,6 +268,15 @@ def make_job(problem: Problem | str, name: str, raw: Mapping, ctx: Context,
         options = {k: params[k] for k in problem.options.fields if k in params}
         if kind in ("ingest", "parquet"):
             source = load_set(problem, kind, value, options)
+        elif kind == "all":  # a count search over every instance: no per-instance options
+            extra = [k for k in problem.options.fields if k in raw]
+            if extra:
+                raise ParamError(f"'{extra[0]}' applies to {problem.set_key} solved one by "
+                                 "one, not to {all: ...}", (*key, extra[0]))
+            try:
+                problem.exhaustive.check(value)
+            except ParamError as exc:
+                raise ParamError(exc.message, (*key, problem.set_key, "all", *exc.key)) from None
         else:  # generated: each group's shape must fit a worker's memory
             for group in problem.points(params, problem.set_table.name):
                 columns = {c: np.array([group.params[c]]) for c in problem.cost_columns}

@@ -63,6 +63,7 @@ from .schema import Context, Field, FilePath, OneOf, ParamError, Record, Validat
 __all__ = [
     "COUNT_TYPE", "COUNT_DIGITS", "Column", "Table", "Point", "FormatError", "ParamError",
     "SolveCommand", "Judge", "Report", "Problem", "CountProblem", "InstanceProblem",
+    "Exhaustive",
     "count_columns", "count_arrays", "count_value", "canonical",
 ]
 
@@ -367,6 +368,24 @@ class CountProblem(Problem):
         return self.compute_units(point, lo, hi)
 
 
+@dataclass(frozen=True)
+class Exhaustive:
+    """A set source that stands for *every* instance of a shape, ``{all: {...}}``: a count
+    search whose output is a ``sum`` table (a histogram), not a row per instance.
+
+    ``params``: the keys of ``{all: {...}}``; ``table``: its ``sum`` table; ``points(params)``
+    its points of that table (their units fixed by the shape alone, as for a count problem);
+    ``compute(point, lo, hi)`` the rows of units ``lo..hi-1``; ``check(params)`` a ParamError
+    for a shape too large to search (None when it fits).
+    """
+
+    params: Record
+    table: Table
+    points: Callable[[Mapping], list[Point]]
+    compute: Callable[[Point, int, int], pa.Table]
+    check: Callable[[Mapping], None] = lambda params: None
+
+
 @dataclass(frozen=True, kw_only=True)
 class InstanceProblem(Problem):
     """A problem solved instance by instance over a set (walled boards, Slant puzzles).
@@ -386,7 +405,9 @@ class InstanceProblem(Problem):
     each group's instances from 0), so a set of several groups reads back as it was written.
 
     The job's params are ``{<set_key>: {ingest: FILE} | {parquet: FILE} | {generate: {...}},
-    **options}`` (``options``: the problem's own keys, e.g. ``counts``).
+    **options}`` (``options``: the problem's own keys, e.g. ``counts``).  A problem with
+    ``exhaustive`` (:class:`Exhaustive`) also takes ``{<set_key>: {all: {...}}}``: every
+    instance of a shape, searched as a count problem into ``exhaustive.table``.
     """
 
     set_key: str
@@ -405,26 +426,37 @@ class InstanceProblem(Problem):
     write_text: Callable[[pa.Table], str]
     memory: Callable[[Mapping[str, np.ndarray], Mapping], np.ndarray]
     group_columns: tuple[str, ...] = ()  # an id is unique within a group of these values
+    exhaustive: Exhaustive | None = None
 
     kind = "instance"
     params: Record = None  # built from set_key, options and generate_params
     tables: tuple[Table, ...] = ()
 
     def __post_init__(self) -> None:
-        source = OneOf({"ingest": FilePath("a seed-format text file"),
-                        "parquet": FilePath("a Parquet set file"),
-                        "generate": self.generate_params})
+        sources = {"ingest": FilePath("a seed-format text file"),
+                   "parquet": FilePath("a Parquet set file"),
+                   "generate": self.generate_params}
+        if self.exhaustive is not None:
+            sources["all"] = self.exhaustive.params
+        source = OneOf(sources)
         fields = {self.set_key: Field(source, required=True,
                                       doc=f"the {self.set_key}: ingest, parquet or generate")}
         fields.update(self.options.fields)
         object.__setattr__(self, "params", Record(fields, f"an {self.name} job"))
-        object.__setattr__(self, "tables", (self.result, self.set_table))
+        tables = (self.result, self.set_table)
+        if self.exhaustive is not None:
+            tables += (self.exhaustive.table,)
+        object.__setattr__(self, "tables", tables)
 
     def outputs(self, params):  # noqa: D102
+        if params[self.set_key][0] == "all":
+            return (self.exhaustive.table.name,)
         return (self.result.name,)
 
     def points(self, params, table):  # noqa: D102
         kind, source = params[self.set_key]
+        if kind == "all":
+            return self.exhaustive.points(source)
         if kind != "generate":
             raise ValueError("points of a set read from a file come from set_point()")
         groups = self.groups(source)
@@ -450,6 +482,8 @@ class InstanceProblem(Problem):
                      label, costs)
 
     def compute(self, point, lo, hi, rows=None):  # noqa: D102
+        if self.exhaustive is not None and point.table == self.exhaustive.table.name:
+            return self.exhaustive.compute(point, lo, hi)
         if point.table == self.set_table.name:
             return self.generate(point, lo, hi)
         options = point.params["options"]

@@ -42,7 +42,9 @@ The problem (:data:`PROBLEM`, an :class:`solvers.contract.InstanceProblem`): a j
 come from a seed-format file (:mod:`.format`), a Parquet ``boards`` set or ``{generate: {n,
 rows, density, count, seed}}`` (:mod:`.generate`: one group of ``count`` boards per shape and
 density); each board gets a row of ``maxima`` (:mod:`.tables`), and ``counts: true`` adds the
-exact placement counts.  ``report`` is in :mod:`.report`.
+exact placement counts.  ``{all: {rows, cols}}`` stands for every wall pattern of a size: one
+row of ``distribution`` per (walls, maximum) with how many patterns have them (:mod:`.exact`,
+:mod:`.exhaustive`).  ``report`` is in :mod:`.report`.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ from ..contract import InstanceProblem, Judge, Point
 from ..schema import Field, Flag, Integer, IntegerSet, Number, NumberSet, ParamError, Record
 from . import format as text_format
 from .count import LAYER_WORDS, MAX_SLOTS, count_batch, limbs_to_int
+from .exact import DISTRIBUTION, EXHAUSTIVE
 from .generate import MAX_SIDE, generate, seconds_per_board
 from .match import cover_segments, match_batch
 from .report import report
@@ -67,7 +70,7 @@ from .tables import BOARDS, CELL_CHARS, MAXIMA, batch_to_table, result_table, ta
 __all__ = [
     "PROBLEM", "DfsResult", "make_batch", "board_at", "check_batch", "generate",
     "solve_batch", "max_rooks_dfs", "konig_cover", "batch_to_table", "table_to_batch",
-    "BOARDS", "MAXIMA", "instance_seconds", "COUNT_STATUS", "count_words",
+    "BOARDS", "MAXIMA", "DISTRIBUTION", "instance_seconds", "COUNT_STATUS", "count_words",
 ]
 
 _U64 = 2**64
@@ -457,6 +460,7 @@ PROBLEM = InstanceProblem(
     costs=_costs,
     memory=_memory,
     group_columns=("rows", "cols", "density"),
+    exhaustive=EXHAUSTIVE,
     cost_columns=("rows", "cols"),
     read_text=text_format.read,
     write_text=text_format.write,

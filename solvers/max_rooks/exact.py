@@ -1,0 +1,147 @@
+"""Exact distributions of the maximum over every wall pattern: the ``distribution`` table, the
+``{all: {rows, cols}}`` job source that fills it, and the polynomials that follow from it.
+
+A row ``(rows, cols, walls, max_rooks, boards)`` says that ``boards`` of the
+``2**(rows*cols)`` wall patterns of a ``rows`` x ``cols`` board have ``walls`` walls and
+allow at most ``max_rooks`` rooks (:mod:`solvers.max_rooks.exhaustive` computes them).  When
+each cell is a wall with probability ``p``,
+
+    P(max = m | p) = sum over w of boards[w, m] * p**w * (1 - p)**(cells - w),
+
+a polynomial in ``p`` with integer coefficients (:func:`polynomials`), and so is
+``E[max](p)`` (:func:`mean_polynomial`).  :func:`moments` evaluates the mean and variance at
+any ``p`` exactly (``p`` a Fraction) or in floating point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pyarrow as pa
+
+from ..contract import Column, Exhaustive, Point, Table, count_arrays, count_columns
+from ..schema import Field, IntegerSet, ParamError, Record
+from .exhaustive import MAX_CELLS, MAX_NARROW, distribution_units, first_rows, oriented
+
+__all__ = ["DISTRIBUTION", "EXHAUSTIVE", "histograms", "polynomials", "mean_polynomial",
+           "moments", "exhaustive_seconds"]
+
+DISTRIBUTION = Table(
+    "distribution", "every wall pattern of a board size: how many have a given number of walls "
+    "and a given maximum number of rooks",
+    (Column("rows", pa.int32(), "rows of the board", "cells", "key"),
+     Column("cols", pa.int32(), "columns of the board", "cells", "key"),
+     Column("walls", pa.int32(), "wall cells", "cells", "key"),
+     Column("max_rooks", pa.int32(), "the most rooks that can stand unattacked", "rooks", "key"),
+     *count_columns("boards", "wall patterns with these walls and this maximum", "boards")),
+    merge="sum", keys=("rows", "cols", "walls", "max_rooks"))
+
+
+def exhaustive_seconds(rows: int, cols: int) -> float:
+    """Rough single-core seconds for every pattern of ``rows`` x ``cols`` (fitted to runs at
+    6x6 (0.33 s), 7x7 (7.5 s) and 8x6 (1.0 s): about 14x per unit of the narrow side and
+    the cube of the long side)."""
+    length, width = oriented(rows, cols)
+    return 7.5 * 14.3 ** (width - 7) * (length / 7) ** 3
+
+
+def _shapes(params: Mapping) -> list[tuple[int, int]]:
+    cols = params.get("cols", params["rows"])
+    return sorted({(r, c) for r in params["rows"] for c in cols})
+
+
+def _points(params: Mapping) -> list[Point]:
+    """One point per board shape; its units are the first-row patterns up to the mirror."""
+    points = []
+    for rows, cols in _shapes(params):
+        units = len(first_rows(oriented(rows, cols)[1])[0])
+        points.append(Point(DISTRIBUTION.name, {"rows": rows, "cols": cols}, units,
+                            exhaustive_seconds(rows, cols), f"all {rows}x{cols} boards"))
+    return points
+
+
+def _check(params: Mapping) -> None:
+    """ParamError for a shape the program cannot search."""
+    for rows, cols in _shapes(params):
+        if min(rows, cols) > MAX_NARROW or rows * cols > MAX_CELLS:
+            raise ParamError(f"{rows} x {cols}: every pattern is searched only for boards "
+                             f"whose shorter side is at most {MAX_NARROW} and at most "
+                             f"{MAX_CELLS} cells")
+
+
+def _compute(point: Point, lo: int, hi: int) -> pa.Table:
+    """The ``distribution`` rows of the boards whose first row is unit ``lo..hi-1``."""
+    rows, cols = point.params["rows"], point.params["cols"]
+    hist, _ = distribution_units(rows, cols, lo, hi)
+    walls, maxima = np.nonzero(hist != 0)
+    boards, text = count_arrays([hist[w, m] for w, m in zip(walls, maxima, strict=True)])
+    n = len(walls)
+    return pa.table({"rows": pa.array(np.full(n, rows), pa.int32()),
+                     "cols": pa.array(np.full(n, cols), pa.int32()),
+                     "walls": pa.array(walls, pa.int32()),
+                     "max_rooks": pa.array(maxima, pa.int32()),
+                     "boards": boards, "boards_text": text},
+                    schema=DISTRIBUTION.compute_schema())
+
+
+_SIDE = IntegerSet(1, 64)
+
+EXHAUSTIVE = Exhaustive(
+    params=Record({"rows": Field(_SIDE, required=True, doc="board rows"),
+                   "cols": Field(_SIDE, doc="board columns (default: rows; every pair when "
+                                 "both are lists)")},
+                  "a mapping with rows (and cols)"),
+    table=DISTRIBUTION, points=_points, compute=_compute, check=_check)
+
+
+# ----------------------------------------------------------------------------- polynomials
+
+
+def histograms(table: pa.Table) -> dict[tuple[int, int], dict[tuple[int, int], int]]:
+    """``{(rows, cols): {(walls, max_rooks): boards}}`` from a ``distribution`` table, exact;
+    ValueError when a shape's boards do not add up to ``2**(rows*cols)``."""
+    out: dict[tuple[int, int], dict[tuple[int, int], int]] = {}
+    columns = [table.column(c).to_pylist() for c in
+               ("rows", "cols", "walls", "max_rooks", "boards_text")]
+    for r, c, w, m, n in zip(*columns, strict=True):
+        cell = out.setdefault((r, c), {})
+        cell[(w, m)] = cell.get((w, m), 0) + int(n)
+    for (r, c), cell in out.items():
+        if sum(cell.values()) != 2 ** (r * c):
+            raise ValueError(f"{r}x{c}: the distribution holds {sum(cell.values())} boards, "
+                             f"not 2**{r * c} (an incomplete table)")
+    return out
+
+
+def polynomials(hist: Mapping[tuple[int, int], int], cells: int) -> dict[int, list[int]]:
+    """``{m: [a_0, ..., a_cells]}``: ``P(max = m | p) = sum_k a_k p**k``, exact integers."""
+    out: dict[int, list[int]] = {}
+    for (w, m), n in hist.items():
+        coeffs = out.setdefault(m, [0] * (cells + 1))
+        for j in range(cells - w + 1):  # p**w (1-p)**(cells-w)
+            coeffs[w + j] += n * comb(cells - w, j) * (-1) ** j
+    return dict(sorted(out.items()))
+
+
+def mean_polynomial(hist: Mapping[tuple[int, int], int], cells: int) -> list[int]:
+    """``[a_0, ..., a_cells]``: ``E[max](p) = sum_k a_k p**k``, exact integers."""
+    mean = [0] * (cells + 1)
+    for m, coeffs in polynomials(hist, cells).items():
+        for k, a in enumerate(coeffs):
+            mean[k] += m * a
+    return mean
+
+
+def moments(hist: Mapping[tuple[int, int], int], cells: int,
+            p: float | Fraction) -> tuple[float | Fraction, float | Fraction]:
+    """``(E[max], Var[max])`` at wall probability ``p`` (exact for a Fraction ``p``)."""
+    one = Fraction(1) if isinstance(p, Fraction) else 1.0
+    mean = second = 0 * one
+    for (w, m), n in hist.items():
+        weight = n * p ** w * (one - p) ** (cells - w)
+        mean += m * weight
+        second += m * m * weight
+    return mean, second - mean * mean
