@@ -464,14 +464,17 @@ def _instance_solve(problem: InstanceProblem) -> click.Command:
         job = _job(problem, raw, f"solve {problem.name}: ")
         with _runner_for(problem, where) as choose, \
                 run_once(job, choose, 60.0) as tables:
-            rows = _write_table(tables[problem.result.name], problem.result.schema(), out, job)
+            main = problem.table(job.outputs()[0])  # the result, or its summary
+            rows = _write_table(tables[main.name], main.schema(), out, job)
         log(f"{rows} {problem.set_key} solved -> {out}")
 
     params = [click.Argument(["source"], type=click.Path(dir_okay=False),
                              metavar=problem.set_key.upper()),
               click.Option(["-o", "--output", "out"], required=True,
                            type=click.Path(dir_okay=False),
-                           help=f"Parquet file for the {problem.result.name} table."),
+                           help=f"Parquet file for the {problem.result.name} table"
+                           + (f" (the {problem.summary.name} table with --keep summary)."
+                              if problem.summary is not None else ".")),
               *_record_options(problem.options)]
     cmd = click.Command(problem.name, callback=callback, params=params,
                         help=f"{problem.doc}: every instance of {problem.set_key.upper()} "

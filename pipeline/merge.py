@@ -224,7 +224,7 @@ class TableMerge:
                         acc[c.name] = acc.get(c.name, 0) + data[c.name][i]
         if self.bad or not totals:
             return None
-        ordered = sorted(totals)
+        ordered = sorted(totals, key=lambda k: tuple((v is None, v or 0) for v in k))  # nulls last
         columns = {}
         for c in spec.columns:
             if c.role == "key":

@@ -169,7 +169,8 @@ def plan_job(job: Job, store: Store | None) -> JobPlan:
             if at < point.units:
                 gaps.append((at, point.units))
             cap = None
-            if problem.table(table).merge == "rows":
+            if problem.table(table).merge == "rows" or job.source is not None:
+                # a rows table's tasks return their rows; a set's tasks carry theirs
                 per = (point.rows if point.rows is not None else point.units) / max(point.units, 1)
                 cap = max(1, int(MAX_TASK_ROWS / per)) if per > 0 else None
             points.append(PointPlan(table, point, pid, finished, gaps, cap))

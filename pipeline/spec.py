@@ -148,7 +148,7 @@ class Job:
         options = {k: self.params[k] for k in problem.options.fields if k in self.params}
         return [problem.set_point(source.digest, source.rows, float(source.costs.sum()),
                                   options, f"{Path(source.path).name} ({source.rows} "
-                                  f"{problem.set_key})", source.cost_of)]
+                                  f"{problem.set_key})", source.cost_of, table)]
 
     def rows(self, lo: int, hi: int):
         """Instances ``lo..hi-1`` of the job's set (None for a job without one)."""

@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from .schema import Context, Field, FilePath, OneOf, ParamError, Record, Validator
+from .schema import Choice, Context, Field, FilePath, OneOf, ParamError, Record, Validator
 
 __all__ = [
     "COUNT_TYPE", "COUNT_DIGITS", "Column", "Table", "Point", "FormatError", "ParamError",
@@ -68,6 +68,7 @@ __all__ = [
 ]
 
 COUNT_DIGITS = 38
+SUMMARY_CHUNK = 1 << 16  # instances a summary task solves at once
 COUNT_TYPE = pa.decimal128(COUNT_DIGITS, 0)
 _COUNT_LIMIT = 10**COUNT_DIGITS
 
@@ -407,7 +408,11 @@ class InstanceProblem(Problem):
     The job's params are ``{<set_key>: {ingest: FILE} | {parquet: FILE} | {generate: {...}},
     **options}`` (``options``: the problem's own keys, e.g. ``counts``).  A problem with
     ``exhaustive`` (:class:`Exhaustive`) also takes ``{<set_key>: {all: {...}}}``: every
-    instance of a shape, searched as a count problem into ``exhaustive.table``.
+    instance of a shape, searched as a count problem into ``exhaustive.table``.  A problem
+    with a ``summary`` table (a ``sum`` table) also takes ``keep: summary`` (the option
+    ``keep``, default ``<set_key>``: a row per instance): each task folds its instances'
+    result rows, solved in chunks of :data:`SUMMARY_CHUNK`, into summary rows with
+    ``summarize(chunks, options)``, so the output stays small whatever the set's size.
     """
 
     set_key: str
@@ -427,6 +432,8 @@ class InstanceProblem(Problem):
     memory: Callable[[Mapping[str, np.ndarray], Mapping], np.ndarray]
     group_columns: tuple[str, ...] = ()  # an id is unique within a group of these values
     exhaustive: Exhaustive | None = None
+    summary: Table | None = None
+    summarize: Callable[[Iterator[pa.Table], Mapping], pa.Table] | None = None
 
     kind = "instance"
     params: Record = None  # built from set_key, options and generate_params
@@ -441,16 +448,26 @@ class InstanceProblem(Problem):
         source = OneOf(sources)
         fields = {self.set_key: Field(source, required=True,
                                       doc=f"the {self.set_key}: ingest, parquet or generate")}
+        if self.summary is not None:
+            keep = Field(Choice((self.set_key, "summary")), default=self.set_key,
+                         doc=f"{self.set_key}: a row of {self.result.name} per instance; "
+                         f"summary: the histograms of {self.summary.name} per group")
+            object.__setattr__(self, "options", Record({**self.options.fields, "keep": keep},
+                                                       self.options.what))
         fields.update(self.options.fields)
         object.__setattr__(self, "params", Record(fields, f"an {self.name} job"))
         tables = (self.result, self.set_table)
         if self.exhaustive is not None:
             tables += (self.exhaustive.table,)
+        if self.summary is not None:
+            tables += (self.summary,)
         object.__setattr__(self, "tables", tables)
 
     def outputs(self, params):  # noqa: D102
         if params[self.set_key][0] == "all":
             return (self.exhaustive.table.name,)
+        if params.get("keep") == "summary":
+            return (self.summary.name,)
         return (self.result.name,)
 
     def points(self, params, table):  # noqa: D102
@@ -463,12 +480,12 @@ class InstanceProblem(Problem):
         if table == self.set_table.name:
             return groups
         options = {k: params[k] for k in self.options.fields if k in params}
-        return [self._solving(g, options) for g in groups]
+        return [self._solving(g, options, table) for g in groups]
 
-    def _solving(self, group: Point, options: Mapping) -> Point:
-        """The result-table point that solves a generated group."""
+    def _solving(self, group: Point, options: Mapping, table: str) -> Point:
+        """The point of ``table`` (result or summary) that solves a generated group."""
         per = float(self.costs(self._shape(group), options)[0])
-        return Point(self.result.name, {"generate": group.params, "options": dict(options)},
+        return Point(table, {"generate": group.params, "options": dict(options)},
                      group.units, per * group.units, group.label)
 
     def _shape(self, group: Point) -> dict[str, np.ndarray]:
@@ -476,10 +493,12 @@ class InstanceProblem(Problem):
         return {c: np.array([group.params[c]]) for c in self.cost_columns}
 
     def set_point(self, digest: str, rows: int, seconds: float, options: Mapping, label: str,
-                  costs: Callable[[int, int], np.ndarray] | None = None) -> Point:
-        """The result-table point of a set read from a file (``digest``: its contents' hash)."""
-        return Point(self.result.name, {"set": digest, "options": dict(options)}, rows, seconds,
-                     label, costs)
+                  costs: Callable[[int, int], np.ndarray] | None = None,
+                  table: str | None = None) -> Point:
+        """The point of a set read from a file (``digest``: its contents' hash) for ``table``
+        (default the result table)."""
+        return Point(table or self.result.name, {"set": digest, "options": dict(options)}, rows,
+                     seconds, label, costs)
 
     def compute(self, point, lo, hi, rows=None):  # noqa: D102
         if self.exhaustive is not None and point.table == self.exhaustive.table.name:
@@ -487,7 +506,22 @@ class InstanceProblem(Problem):
         if point.table == self.set_table.name:
             return self.generate(point, lo, hi)
         options = point.params["options"]
+        if self.summary is not None and point.table == self.summary.name:
+            return self.summarize(self._solved(point, lo, hi, rows, options), options)
         if rows is None:
             rows = self.generate(Point(self.set_table.name, point.params["generate"],
                                        point.units, 0.0, point.label), lo, hi)
         return self.solve_rows(rows, options)
+
+    def _solved(self, point: Point, lo: int, hi: int, rows: pa.Table | None,
+                options: Mapping) -> Iterator[pa.Table]:
+        """Result rows of instances ``lo..hi-1``, solved :data:`SUMMARY_CHUNK` at a time (the
+        memory of a summary task does not grow with its length)."""
+        for a in range(lo, hi, SUMMARY_CHUNK):
+            b = min(a + SUMMARY_CHUNK, hi)
+            if rows is not None:
+                chunk = rows.slice(a - lo, b - a)
+            else:
+                chunk = self.generate(Point(self.set_table.name, point.params["generate"],
+                                            point.units, 0.0, point.label), a, b)
+            yield self.solve_rows(chunk, options)

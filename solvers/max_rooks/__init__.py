@@ -44,7 +44,8 @@ rows, density, count, seed}}`` (:mod:`.generate`: one group of ``count`` boards 
 density); each board gets a row of ``maxima`` (:mod:`.tables`), and ``counts: true`` adds the
 exact placement counts.  ``{all: {rows, cols}}`` stands for every wall pattern of a size: one
 row of ``distribution`` per (walls, maximum) with how many patterns have them (:mod:`.exact`,
-:mod:`.exhaustive`).  ``report`` is in :mod:`.report`.
+:mod:`.exhaustive`).  ``keep: summary`` stores histograms per group instead of a row per
+board (:mod:`.summary`).  ``report`` is in :mod:`.report`.
 """
 
 from __future__ import annotations
@@ -65,12 +66,14 @@ from .exact import DISTRIBUTION, EXHAUSTIVE
 from .generate import MAX_SIDE, generate, seconds_per_board
 from .match import cover_segments, match_batch
 from .report import report
+from .summary import SUMMARY, summarize
 from .tables import BOARDS, CELL_CHARS, MAXIMA, batch_to_table, result_table, table_to_batch
 
 __all__ = [
     "PROBLEM", "DfsResult", "make_batch", "board_at", "check_batch", "generate",
     "solve_batch", "max_rooks_dfs", "konig_cover", "batch_to_table", "table_to_batch",
-    "BOARDS", "MAXIMA", "DISTRIBUTION", "instance_seconds", "COUNT_STATUS", "count_words",
+    "BOARDS", "MAXIMA", "DISTRIBUTION", "SUMMARY", "instance_seconds", "COUNT_STATUS",
+    "count_words",
 ]
 
 _U64 = 2**64
@@ -461,6 +464,8 @@ PROBLEM = InstanceProblem(
     memory=_memory,
     group_columns=("rows", "cols", "density"),
     exhaustive=EXHAUSTIVE,
+    summary=SUMMARY,
+    summarize=summarize,
     cost_columns=("rows", "cols"),
     read_text=text_format.read,
     write_text=text_format.write,

@@ -39,7 +39,7 @@ def boards_of(params: dict) -> dict[tuple, str]:
 def test_declarations():
     assert isinstance(P, InstanceProblem) and P.kind == "instance" and P.name == "max_rooks"
     assert P.modules == ("solvers.max_rooks",) and len(P.version) == 16
-    assert [t.name for t in P.tables] == ["maxima", "boards", "distribution"]
+    assert [t.name for t in P.tables] == ["maxima", "boards", "distribution", "summary"]
     assert P.outputs(job({"n": 4, "density": 0.1, "count": 1, "seed": 0})) == ("maxima",)
     boards = P.set_table.compute_schema()
     assert [(f.name, str(f.type), f.nullable) for f in boards] == [

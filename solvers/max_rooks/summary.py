@@ -1,0 +1,129 @@
+"""Summaries that merge: ``keep: summary`` stores histograms per board group, not a row per board.
+
+A ``summary`` row ``(rows, cols, density, statistic, bin, boards)`` says that ``boards`` boards
+of the group have value ``bin`` for ``statistic``:
+
+- ``max_rooks``: ``bin`` is the maximum (an exact histogram: the board count, mean, variance,
+  quantiles and confidence intervals all follow, :func:`statistics`);
+- ``placements_log2`` / ``max_placements_log2`` (with ``counts``): ``bin`` is
+  ``floor(log2(count))`` of the board's placements / maximum placements (log-binned; exact
+  bin edges, computed from the integer's bit length);
+- ``count_status`` (with ``counts``): ``bin`` is 0 counted, 1 too_wide, 2 too_large.
+
+Histograms add: the pipeline sums the rows of equal keys over a point's work units, and rows of
+different points (other seeds, other nights) add in :func:`statistics`, so no board is
+counted twice and the output stays a few KB per group whatever the number of boards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+import pyarrow as pa
+
+from ..contract import Column, Table, count_arrays, count_columns
+
+__all__ = ["SUMMARY", "STATISTICS", "summarize", "histograms", "statistics"]
+
+STATISTICS = ("max_rooks", "placements_log2", "max_placements_log2", "count_status")
+_STATUS = ("counted", "too_wide", "too_large")
+_KEYS = ("rows", "cols", "density", "statistic", "bin")
+
+SUMMARY = Table(
+    "summary", "per group of boards (rows, cols, density): histograms of the maximum and, "
+    "with counts, of the placement counts (log2 bins)",
+    (Column("rows", pa.int32(), "rows of the boards", "cells", "key"),
+     Column("cols", pa.int32(), "columns of the boards", "cells", "key"),
+     Column("density", pa.float64(), "wall probability the boards were generated with (null "
+            "for boards not generated)", "", "key", nullable=True),
+     Column("statistic", pa.string(), "what bin measures: " + ", ".join(STATISTICS), "",
+            "key"),
+     Column("bin", pa.int64(), "max_rooks: the maximum; *_log2: floor(log2(count)); "
+            "count_status: 0 counted, 1 too_wide, 2 too_large", "", "key"),
+     *count_columns("boards", "boards of the group in this bin", "boards")),
+    merge="sum", keys=_KEYS)
+
+
+def _log2_bins(texts: pa.ChunkedArray | pa.Array) -> list[int | None]:
+    """``floor(log2(n))`` of exact counts given as decimal text (None stays None)."""
+    return [None if t is None else int(t).bit_length() - 1 for t in texts.to_pylist()]
+
+
+def summarize(chunks: Iterable[pa.Table], options: Mapping) -> pa.Table:
+    """The ``summary`` rows of ``maxima`` rows given in chunks (counts added exactly)."""
+    totals: dict[tuple, int] = {}
+
+    def add(groups, statistic, bins):
+        for group, b in zip(groups, bins, strict=True):
+            if b is not None:
+                key = (*group, statistic, int(b))
+                totals[key] = totals.get(key, 0) + 1
+
+    for chunk in chunks:
+        groups = list(zip(chunk.column("rows").to_pylist(), chunk.column("cols").to_pylist(),
+                          chunk.column("density").to_pylist(), strict=True))
+        add(groups, "max_rooks", chunk.column("max_rooks").to_pylist())
+        if options.get("counts"):
+            add(groups, "placements_log2", _log2_bins(chunk.column("placements_text")))
+            add(groups, "max_placements_log2", _log2_bins(chunk.column("max_placements_text")))
+            add(groups, "count_status", [_STATUS.index(s) if s is not None else None
+                                         for s in chunk.column("count_status").to_pylist()])
+    keys = sorted(totals, key=lambda k: tuple((v is None, v or 0) for v in k))
+    boards, text = count_arrays([totals[k] for k in keys])
+    columns = {name: pa.array([k[i] for k in keys], SUMMARY.columns[i].type)
+               for i, name in enumerate(_KEYS)}
+    return pa.table({**columns, "boards": boards, "boards_text": text},
+                    schema=SUMMARY.compute_schema())
+
+
+def histograms(table: pa.Table, statistic: str = "max_rooks"
+               ) -> dict[tuple, dict[int, int]]:
+    """``{(rows, cols, density): {bin: boards}}`` of one statistic, rows of equal keys added
+    (other points, other nights), exact."""
+    out: dict[tuple, dict[int, int]] = {}
+    data = table.select(["rows", "cols", "density", "statistic", "bin", "boards_text"])
+    for r, c, d, s, b, n in zip(*(col.to_pylist() for col in data.columns), strict=True):
+        if s == statistic:
+            hist = out.setdefault((r, c, d), {})
+            hist[b] = hist.get(b, 0) + int(n)
+    return out
+
+
+def _quantile(values: np.ndarray, weights: np.ndarray, q: float) -> int:
+    """The smallest value whose cumulative share reaches ``q`` (exact on integer weights)."""
+    total = int(sum(int(w) for w in weights))
+    need = q * total
+    acc = 0
+    for v, w in zip(values, weights, strict=True):
+        acc += int(w)
+        if acc >= need:
+            return int(v)
+    return int(values[-1])
+
+
+def statistics(table: pa.Table):
+    """Per (rows, cols, density): boards, mean, variance, 5%/50%/95% quantiles, maximum and
+    the 95% confidence interval of the mean (normal approximation), from the max-rooks
+    histograms of a ``summary`` table; a pandas DataFrame."""
+    import pandas as pd
+
+    records = []
+    for (r, c, d), hist in sorted(histograms(table).items(),
+                                  key=lambda kv: tuple((v is None, v or 0) for v in kv[0])):
+        values = np.array(sorted(hist), dtype=np.int64)
+        weights = [hist[v] for v in values]
+        n = sum(weights)
+        total = sum(int(v) * w for v, w in zip(values, weights, strict=True))
+        square = sum(int(v) ** 2 * w for v, w in zip(values, weights, strict=True))
+        mean = total / n
+        variance = (square - total * total / n) / (n - 1) if n > 1 else 0.0
+        half = 1.959964 * (variance / n) ** 0.5
+        records.append({"rows": r, "cols": c, "density": d, "boards": n, "mean": mean,
+                        "variance": variance, "ci95_low": mean - half, "ci95_high": mean + half,
+                        "p05": _quantile(values, weights, 0.05),
+                        "median": _quantile(values, weights, 0.5),
+                        "p95": _quantile(values, weights, 0.95), "max": int(values[-1])})
+    return pd.DataFrame.from_records(records, columns=[
+        "rows", "cols", "density", "boards", "mean", "variance", "ci95_low", "ci95_high", "p05",
+        "median", "p95", "max"])
