@@ -54,7 +54,7 @@ def test_declarations():
     assert maxima.field("placement").type == pa.list_(pa.int32())
     assert maxima.field("max_placements").type == pa.decimal128(38, 0)
     assert P.cost_columns == ("rows", "cols") and P.id_column == "board_id"
-    assert set(P.params.fields) == {"boards", "counts", "count_mib"}
+    assert set(P.params.fields) == {"boards", "counts", "count_mib", "keep"}
     assert job({"n": 4, "density": 0.1, "count": 1, "seed": 0})["counts"] is False
 
 
