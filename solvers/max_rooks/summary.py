@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..contract import Column, Table, count_arrays, count_columns
 
@@ -45,30 +46,63 @@ SUMMARY = Table(
     merge="sum", keys=_KEYS)
 
 
-def _log2_bins(texts: pa.ChunkedArray | pa.Array) -> list[int | None]:
-    """``floor(log2(n))`` of exact counts given as decimal text (None stays None)."""
-    return [None if t is None else int(t).bit_length() - 1 for t in texts.to_pylist()]
+def _bit_length(values: np.ndarray) -> np.ndarray:
+    """``int(v).bit_length()`` of each uint64, exactly (no floating point)."""
+    v = values.copy()
+    out = np.zeros(len(v), np.int64)
+    for shift in (32, 16, 8, 4, 2, 1):
+        big = v >= (np.uint64(1) << np.uint64(shift))
+        out[big] += shift
+        v[big] >>= np.uint64(shift)
+    return out + (v > 0)
+
+
+def _log2_bins(texts: pa.ChunkedArray) -> pa.Array:
+    """``floor(log2(n))`` of exact counts given as decimal text (nulls stay null); counts of
+    up to 19 digits in numpy, longer ones through Python ints."""
+    texts = texts.combine_chunks() if isinstance(texts, pa.ChunkedArray) else texts
+    valid = np.asarray(pc.is_valid(texts))
+    short = valid & (np.asarray(pc.fill_null(pc.utf8_length(texts), 0)) <= 19)
+    bins = np.full(len(texts), -1, np.int64)
+    if short.any():
+        small = pc.cast(texts.filter(pa.array(short)), pa.uint64()).to_numpy()
+        bins[short] = _bit_length(small) - 1
+    for i in np.flatnonzero(valid & ~short):
+        bins[i] = int(texts[int(i)].as_py()).bit_length() - 1
+    return pa.array(bins, mask=~valid)
+
+
+_GROUP = ("rows", "cols", "density")
+
+
+def _binned(chunk: pa.Table, statistic: str, bins: pa.Array) -> pa.Table:
+    """Boards per (group, bin) of one statistic in one chunk (null bins left out)."""
+    table = pa.table({**{k: chunk.column(k) for k in _GROUP}, "bin": bins.cast(pa.int64())})
+    table = table.filter(pc.is_valid(table.column("bin")))
+    counted = table.group_by([*_GROUP, "bin"], use_threads=False).aggregate([([], "count_all")])
+    return counted.append_column("statistic", pa.array([statistic] * counted.num_rows,
+                                                       pa.string()))
 
 
 def summarize(chunks: Iterable[pa.Table], options: Mapping) -> pa.Table:
     """The ``summary`` rows of ``maxima`` rows given in chunks (counts added exactly)."""
     totals: dict[tuple, int] = {}
-
-    def add(groups, statistic, bins):
-        for group, b in zip(groups, bins, strict=True):
-            if b is not None:
-                key = (*group, statistic, int(b))
-                totals[key] = totals.get(key, 0) + 1
-
+    status = pa.array(_STATUS)
     for chunk in chunks:
-        groups = list(zip(chunk.column("rows").to_pylist(), chunk.column("cols").to_pylist(),
-                          chunk.column("density").to_pylist(), strict=True))
-        add(groups, "max_rooks", chunk.column("max_rooks").to_pylist())
+        parts = [_binned(chunk, "max_rooks", chunk.column("max_rooks").combine_chunks())]
         if options.get("counts"):
-            add(groups, "placements_log2", _log2_bins(chunk.column("placements_text")))
-            add(groups, "max_placements_log2", _log2_bins(chunk.column("max_placements_text")))
-            add(groups, "count_status", [_STATUS.index(s) if s is not None else None
-                                         for s in chunk.column("count_status").to_pylist()])
+            parts.append(_binned(chunk, "placements_log2",
+                                 _log2_bins(chunk.column("placements_text"))))
+            parts.append(_binned(chunk, "max_placements_log2",
+                                 _log2_bins(chunk.column("max_placements_text"))))
+            parts.append(_binned(chunk, "count_status",
+                                 pc.index_in(chunk.column("count_status"), status)
+                                 .combine_chunks()))
+        for part in parts:
+            for r, c, d, b, n, s in zip(*(col.to_pylist() for col in part.columns),
+                                        strict=True):
+                key = (r, c, d, s, b)
+                totals[key] = totals.get(key, 0) + n
     keys = sorted(totals, key=lambda k: tuple((v is None, v or 0) for v in k))
     boards, text = count_arrays([totals[k] for k in keys])
     columns = {name: pa.array([k[i] for k in keys], SUMMARY.columns[i].type)
