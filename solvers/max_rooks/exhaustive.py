@@ -26,10 +26,12 @@ After the last cell the maximum of a pattern is ``g(all columns, R)``.  State co
 square sizes 3..7: 24, 87, 340, 1490, 7756 (measured); cross-checked against the matching
 kernel over every pattern at small sizes (tests).
 
-Work units: the first row's wall patterns up to the left-right mirror (``p`` and its mirror
-give mirrored boards, which have equal maxima); unit ``u`` is the ``u``-th canonical pattern
-in increasing order, counted twice when it is not its own mirror.  Counts are two uint64
-limbs (exact below ``2**128``), so boards have at most :data:`MAX_CELLS` cells.
+The first row's wall patterns are taken up to the left-right mirror (``p`` and its mirror give
+mirrored boards, which have equal maxima): pattern ``u`` is the ``u``-th canonical one in
+increasing order, counted twice when it is not its own mirror.  :func:`distribution_units`
+runs any range of them as one program (they share every state from the second row on).
+Counts are two uint64 limbs (exact below ``2**128``), so boards have at most
+:data:`MAX_CELLS` cells.
 """
 
 from __future__ import annotations
