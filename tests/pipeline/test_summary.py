@@ -115,3 +115,35 @@ def test_solve_keeps_a_summary_on_the_command_line(tmp_path):
     bad = boardsweep("solve", "max_rooks", str(ROOT / "data" / "max_rooks_sample.txt"),
                      "--keep", "rows", "--output", str(tmp_path / "x.parquet"))
     assert bad.returncode == 2 and "keep" in bad.stderr
+
+
+def test_every_pattern_job_publishes_the_distribution_of_plain_enumeration(tmp_path):
+    from tests.solvers.test_max_rooks_exhaustive import _enumerated
+
+    params = {"boards": {"all": {"rows": [3, 4], "cols": 4}}}
+    manifest, table = _run(tmp_path, "every", params)
+    assert manifest["tables"]["distribution"]["rows"] == table.num_rows
+    from solvers.max_rooks.exact import histograms as exact_histograms
+
+    found = exact_histograms(table)
+    assert set(found) == {(3, 4), (4, 4)}
+    for shape, hist in found.items():
+        assert hist == dict(_enumerated(*shape))
+    _, again = _run(tmp_path, "every", params)
+    assert again.equals(table)  # reused, not recomputed
+
+
+@pytest.mark.parametrize("params,message", [
+    ({"boards": {"all": {"rows": 10}}}, "shorter side is at most 9"),
+    ({"boards": {"all": {"rows": 8, "cols": 20}}}, "at most 127 cells"),
+    ({"boards": {"all": {"rows": 4}}, "counts": True}, "'counts' applies to boards solved"),
+    ({"boards": {"all": {"rows": 4}}, "keep": "summary"}, "'keep' applies to boards solved"),
+    ({"boards": {"all": {"rows": 0}}}, "boards.all.rows"),
+    ({"boards": {"all": {"cols": 4}}}, "rows"),
+])
+def test_every_pattern_jobs_refuse_what_they_cannot_do(params, message):
+    from solvers.schema import ParamError
+
+    with pytest.raises(ParamError) as caught:
+        make_job("max_rooks", "bad", params, Context(str(ROOT)))
+    assert message in f"{caught.value.key}: {caught.value}" or message in str(caught.value)
