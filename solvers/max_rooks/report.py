@@ -1,11 +1,11 @@
 """The walled-board report: statistics per board group and their figures.
 
-A job's tables decide what is shown (:mod:`.report_data` turns each into the same histogram
-frame, :mod:`.report_figures` draws it):
+A job's tables decide what is shown (:mod:`.report_data` folds each into a ``summary``, as a
+``keep: summary`` job stores it, :mod:`.report_figures` draws it):
 
 - ``maxima`` (a row per board) or ``summary`` (a histogram per group; used when both exist):
   per (rows, cols, density) the boards, the mean maximum with its 95% confidence interval,
-  and the boards by count status; the figure of E[max rooks]/cells against density with
+  quantiles, and the boards by count status; the figure of E[max rooks]/cells against density with
   confidence bands, and, when placements were counted, their distributions;
 - ``distribution`` (every wall pattern of a size): E[max] at a few densities, exactly at
   p = 1/2, and the figure of the exact curves.
@@ -32,8 +32,8 @@ from .report_data import (
     distributions,
     exact_rows,
     group_statistics,
-    histograms_from_maxima,
-    histograms_from_summary,
+    histogram_frame,
+    summary_of_maxima,
     transposed_key,
 )
 from .report_figures import exact_figure, expected_max_figure, placements_figure
@@ -53,7 +53,7 @@ def statistics_table(stats: Any) -> Any:
              "per_cell": "per cell", "per_cell_ci95": "per cell 95% CI +-"}
     for column in names:
         shown[column] = shown[column].astype(float).round(4)
-    order = ["rows", "cols", "density", "boards", *names, "min", "max",
+    order = ["rows", "cols", "density", "boards", *names, "p05", "median", "p95", "max",
              *[s for s in STATUS if s in shown]]
     return shown[order].rename(columns=names)
 
@@ -80,18 +80,19 @@ def report(job: str, tables: Loaders, related: Mapping[str, Loaders] | None = No
     own, exact = exact_distributions(tables, related)
     out = Report()
     if "summary" in tables:
-        hist = histograms_from_summary(tables["summary"]())
+        summary = tables["summary"]()
     elif "maxima" in tables:
-        hist = histograms_from_maxima(tables["maxima"](columns=MAXIMA_COLUMNS))
+        summary = summary_of_maxima(tables["maxima"](columns=MAXIMA_COLUMNS))
     else:
-        hist = None
-    if hist is not None and (hist["statistic"] == "max_rooks").any():
-        stats = group_statistics(hist)
+        summary = None
+    if summary is not None and summary.num_rows:
+        stats = group_statistics(summary)
         out.tables.append((f"{job}: max rooks per board size and wall density (mean with "
                            "its 95% confidence interval)", statistics_table(stats)))
         out.figures.append(("expected_max", expected_max_figure(
             stats, exact, f"{job}: E[max rooks] per cell against wall density")))
-        spread = placements_figure(hist, f"{job}: placement counts of the counted boards")
+        spread = placements_figure(histogram_frame(summary),
+                                   f"{job}: placement counts of the counted boards")
         if spread is not None:
             out.figures.append(("placements", spread))
     if own:

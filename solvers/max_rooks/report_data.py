@@ -1,126 +1,85 @@
-"""The walled-board report's numbers: histograms per board group, their means with 95%
-confidence intervals, and the exact curves of an exhaustive ``distribution``.
+"""The walled-board report's numbers: group statistics with 95% confidence intervals from a
+``summary``, and the exact curves of an exhaustive ``distribution``.
 
-Every Monte Carlo table comes down to one *histogram frame*: a row per (rows, cols, density,
-statistic, bin) with the number of boards in it.  ``statistic`` is as in the ``summary``
-table: ``max_rooks`` (bin = the maximum), ``placements_log2`` and ``max_placements_log2``
-(bin = floor(log2(count))) and ``count_status`` (bin 0, 1, 2 = counted, too_wide,
-too_large).  A ``maxima`` table (a row per board) is binned into it exactly, a ``summary``
-table already is one, so the figures and tables are the same whichever the job kept.
-Boards that were given, not generated, have no density: they get :data:`GIVEN` (-1).
+Every Monte Carlo table comes down to a ``summary`` table (:mod:`.summary`): a ``maxima``
+table (a row per board) is folded into one by :func:`.summary.summarize`, exactly as a
+``keep: summary`` job does, so both give the same figures and tables.  For plotting, a summary
+becomes a *histogram frame* (:func:`histogram_frame`): a row per (rows, cols, density,
+statistic, bin) with its boards; boards that were given, not generated, have no density and
+get :data:`GIVEN` (-1).
 
-An exhaustive ``distribution`` (rows, cols, walls, max_rooks, boards: wall patterns of that
-size with that many walls and that maximum, over all ``2**(rows*cols)`` patterns) gives
-P(max = m | p) = sum_w boards[w, m] p**w (1-p)**(cells-w) for walls placed independently with
-probability p, hence E[max](p); :func:`exact_mean` evaluates it as a fraction, exactly,
-:func:`exact_curves` in floats for plotting (every term is positive: no cancellation).
+A ``distribution`` (every wall pattern of a size, :mod:`.exact`) gives P(max = m | p) =
+sum_w boards[w, m] p**w (1-p)**(cells-w); :func:`exact_curves` evaluates it over many p in
+floats, from the wall-count histogram (every term is positive: no cancellation, unlike the
+expanded polynomial), and :func:`exact_rows` tabulates it with :func:`.exact.moments`, exact
+at p = 1/2.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
-from ..figures import confidence
+from .exact import histograms as exact_histograms
+from .exact import moments
+from .summary import histograms as summary_histograms
+from .summary import statistics, summarize
 
-__all__ = ["GIVEN", "STATUS", "MAXIMA_COLUMNS", "histograms_from_maxima",
-           "histograms_from_summary", "group_statistics", "distributions", "exact_mean",
-           "exact_curves", "exact_rows", "max_probabilities", "transposed_key"]
+__all__ = ["GIVEN", "STATUS", "MAXIMA_COLUMNS", "summary_of_maxima", "histogram_frame",
+           "group_statistics", "distributions", "exact_curves", "exact_rows",
+           "max_probabilities", "transposed_key"]
 
 GIVEN = -1.0  # the density of boards that were given, not generated
 STATUS = ("counted", "too_wide", "too_large")  # count_status bins 0, 1, 2
 MAXIMA_COLUMNS = ["rows", "cols", "density", "max_rooks", "placements_text",
                   "max_placements_text", "count_status"]
-_KEYS = ["rows", "cols", "density"]
 
 
-def _log2_bins(texts: Iterable[str | None]) -> list[float]:
-    """floor(log2(count)) of exact counts given as decimal text (NaN where null)."""
-    return [np.nan if t is None else float(int(t).bit_length() - 1) for t in texts]
+def summary_of_maxima(table: pa.Table) -> pa.Table:
+    """The ``summary`` of a ``maxima`` table (with placement histograms when it has counts)."""
+    counted = ("count_status" in table.column_names
+               and table.column("count_status").null_count < table.num_rows)
+    return summarize([table], {"counts": counted})
 
 
-def _binned(keys: Any, statistic: str, values: Sequence[float]) -> Any:
-    """Boards per (group, bin) of one statistic, skipping NaN values."""
-    frame = keys.assign(bin=np.asarray(values, dtype=float)).dropna(subset=["bin"])
-    counts = frame.groupby([*_KEYS, "bin"]).size().rename("boards").reset_index()
-    counts["bin"] = counts["bin"].astype(np.int64)
-    counts.insert(3, "statistic", statistic)
-    return counts
-
-
-def histograms_from_maxima(table: pa.Table) -> Any:
-    """The histogram frame of a ``maxima`` table (a row per board), binned exactly."""
+def histogram_frame(summary: pa.Table) -> Any:
+    """A ``summary`` table as a pandas frame: density null -> :data:`GIVEN`, boards exact
+    (int64, or float past 2**63)."""
     import pandas as pd
 
-    names = table.column_names
-    keys = pd.DataFrame({"rows": table.column("rows").to_numpy(),
-                         "cols": table.column("cols").to_numpy(),
-                         "density": table.column("density").fill_null(GIVEN).to_numpy()})
-    parts = [_binned(keys, "max_rooks", table.column("max_rooks").to_numpy())]
-    for name in ("placements", "max_placements"):
-        column = f"{name}_text"
-        if column in names and table.column(column).null_count < table.num_rows:
-            parts.append(_binned(keys, f"{name}_log2",
-                                 _log2_bins(table.column(column).to_pylist())))
-    if "count_status" in names and table.column("count_status").null_count < table.num_rows:
-        codes = {status: float(i) for i, status in enumerate(STATUS)}
-        parts.append(_binned(keys, "count_status", [codes.get(s, np.nan) for s in
-                                                    table.column("count_status").to_pylist()]))
-    return pd.concat(parts, ignore_index=True)
-
-
-def _exact_ints(table: pa.Table, name: str) -> list[int]:
-    """An exact count column as Python ints, from its ``_text`` half."""
-    return [int(t) for t in table.column(f"{name}_text").to_pylist()]
-
-
-def histograms_from_summary(table: pa.Table) -> Any:
-    """The histogram frame of a ``summary`` table (already one: exact ``boards_text``)."""
-    import pandas as pd
-
-    boards = _exact_ints(table, "boards")
+    boards = [int(t) for t in summary.column("boards_text").to_pylist()]
     return pd.DataFrame({
-        "rows": table.column("rows").to_numpy(), "cols": table.column("cols").to_numpy(),
-        "density": table.column("density").fill_null(GIVEN).to_numpy(),
-        "statistic": table.column("statistic").to_pylist(),
-        "bin": table.column("bin").to_numpy().astype(np.int64),
+        "rows": summary.column("rows").to_numpy(), "cols": summary.column("cols").to_numpy(),
+        "density": summary.column("density").fill_null(GIVEN).to_numpy(),
+        "statistic": summary.column("statistic").to_pylist(),
+        "bin": summary.column("bin").to_numpy().astype(np.int64),
         "boards": np.array(boards, dtype=np.int64 if max(boards, default=0) < 2**63
                            else float)})
 
 
-def group_statistics(hist: Any) -> Any:
-    """Per (rows, cols, density): boards, mean max rooks with the half-width of its 95%
-    confidence interval (1.96 sd / sqrt(boards)), sd, min and max, the mean per cell with its
-    half-width, and (when counted) boards by count status."""
-    import pandas as pd
-
-    rows = []
-    maxima = hist[hist["statistic"] == "max_rooks"]
-    status = hist[hist["statistic"] == "count_status"]
-    by_status = {key: part for key, part in status.groupby(_KEYS)}
-    for key, part in maxima.groupby(_KEYS):
-        values = part["bin"].to_numpy(dtype=float)
-        weights = part["boards"].to_numpy(dtype=float)
-        n = weights.sum()
-        mean = float((values * weights).sum() / n)
-        sd = float(np.sqrt((((values - mean) ** 2) * weights).sum() / (n - 1))) if n > 1 else 0.
-        half = confidence(mean, sd, n)
-        cells = float(key[0] * key[1])
-        row = {"rows": int(key[0]), "cols": int(key[1]), "density": float(key[2]),
-               "boards": int(part["boards"].sum()), "mean": mean, "ci95": half, "sd": sd,
-               "min": int(values.min()), "max": int(values.max()),
-               "per_cell": mean / cells, "per_cell_ci95": half / cells}
-        if by_status:
-            got = by_status.get(key)
-            counts = ({} if got is None
-                      else dict(zip(got["bin"].tolist(), got["boards"].tolist(), strict=True)))
-            row.update({s: int(counts.get(i, 0)) for i, s in enumerate(STATUS)})
-        rows.append(row)
-    return pd.DataFrame(rows)
+def group_statistics(summary: pa.Table) -> Any:
+    """Per (rows, cols, density) of a ``summary`` (:func:`.summary.statistics`): boards, mean
+    max rooks, the half-width ``ci95`` of its 95% confidence interval (1.96 sd /
+    sqrt(boards)), ``sd``, quantiles and maximum, the mean per cell with its half-width, and
+    (when counted) the boards by count status; density null -> :data:`GIVEN`."""
+    stats = statistics(summary)
+    cells = (stats["rows"] * stats["cols"]).astype(float)
+    stats["density"] = stats["density"].astype(float).fillna(GIVEN)
+    stats["ci95"] = (stats["ci95_high"] - stats["ci95_low"]) / 2
+    stats["sd"] = np.sqrt(stats["variance"].astype(float))
+    stats["per_cell"] = stats["mean"] / cells
+    stats["per_cell_ci95"] = stats["ci95"] / cells
+    status = summary_histograms(summary, "count_status")
+    if status:
+        keys = zip(stats["rows"], stats["cols"], stats["density"], strict=True)
+        found = [status.get((r, c, None if d == GIVEN else d), {}) for r, c, d in keys]
+        for code, name in enumerate(STATUS):
+            stats[name] = [int(bins.get(code, 0)) for bins in found]
+    return stats.drop(columns=["variance", "ci95_low", "ci95_high"])
 
 
 def transposed_key(rows: int, cols: int) -> tuple[int, int]:
@@ -129,33 +88,15 @@ def transposed_key(rows: int, cols: int) -> tuple[int, int]:
 
 
 def distributions(table: pa.Table) -> dict[tuple[int, int], np.ndarray]:
-    """(rows, cols) -> an object array ``boards[walls, max_rooks]`` of exact Python ints."""
-    found: dict[tuple[int, int], dict[tuple[int, int], int]] = {}
-    for r, c, w, m, b in zip(table.column("rows").to_pylist(), table.column("cols").to_pylist(),
-                             table.column("walls").to_pylist(),
-                             table.column("max_rooks").to_pylist(),
-                             _exact_ints(table, "boards"), strict=True):
-        cell = found.setdefault((r, c), {})
-        cell[w, m] = cell.get((w, m), 0) + b
+    """(rows, cols) -> an object array ``boards[walls, max_rooks]`` of exact Python ints, from
+    a ``distribution`` table (:func:`.exact.histograms`: ValueError if incomplete)."""
     out = {}
-    for (r, c), cells in sorted(found.items()):
-        grid = np.zeros((r * c + 1, max(m for _, m in cells) + 1), dtype=object)
-        for (w, m), b in cells.items():
-            grid[w, m] += b
+    for (r, c), hist in sorted(exact_histograms(table).items()):
+        grid = np.zeros((r * c + 1, max(m for _, m in hist) + 1), dtype=object)
+        for (w, m), boards in hist.items():
+            grid[w, m] += boards
         out[r, c] = grid
     return out
-
-
-def exact_mean(boards: np.ndarray, p: Fraction) -> Fraction:
-    """E[max rooks] at wall probability ``p``, exactly: sum_w sum_m m boards[w, m] p**w
-    (1-p)**(cells-w) (``boards`` as from :func:`distributions`)."""
-    cells = boards.shape[0] - 1
-    p = Fraction(p)
-    total = Fraction(0)
-    for w in range(cells + 1):
-        weight = p**w * (1 - p) ** (cells - w)
-        total += weight * sum(m * int(boards[w, m]) for m in range(boards.shape[1]))
-    return total
 
 
 def _weights(cells: int, p: np.ndarray) -> np.ndarray:
@@ -177,6 +118,11 @@ def exact_curves(boards: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndar
     return mean, np.sqrt(np.maximum(probs @ m**2 - mean**2, 0.0))
 
 
+def _hist(boards: np.ndarray) -> dict[tuple[int, int], int]:
+    """The ``{(walls, max): boards}`` form of :mod:`.exact` of a ``boards[w, m]`` array."""
+    return {(w, m): int(boards[w, m]) for w, m in zip(*np.nonzero(boards), strict=True)}
+
+
 def exact_rows(found: Mapping[tuple[int, int], np.ndarray], ps: Sequence[float]) -> Any:
     """The exact table: per size, the patterns counted, E[max] at p = 1/2 as a fraction, and
     E[max] at each wall probability of ``ps``."""
@@ -184,11 +130,11 @@ def exact_rows(found: Mapping[tuple[int, int], np.ndarray], ps: Sequence[float])
 
     rows = []
     for (r, c), boards in found.items():
-        half = exact_mean(boards, Fraction(1, 2))
+        half, _ = moments(_hist(boards), r * c, Fraction(1, 2))
         mean, _ = exact_curves(boards, np.asarray(ps, dtype=float))
         row = {"rows": r, "cols": c, "patterns": int(sum(int(b) for b in boards.flat)),
                "E[max] at p=1/2": f"{half.numerator}/{half.denominator}"}
-        row.update({f"E[max] at p={p:g}": round(float(e), 4) for p, e in zip(ps, mean,
-                                                                            strict=True)})
+        row.update({f"E[max] at p={p:g}": round(float(e), 4)
+                    for p, e in zip(ps, mean, strict=True)})
         rows.append(row)
     return pd.DataFrame(rows)

@@ -19,11 +19,10 @@ from solvers.max_rooks.report import report
 from solvers.max_rooks.report_data import (
     distributions,
     exact_curves,
-    exact_mean,
     group_statistics,
-    histograms_from_maxima,
-    histograms_from_summary,
+    histogram_frame,
     max_probabilities,
+    summary_of_maxima,
 )
 from tests.contract_driver import run_in_process
 from tests.walled_tables import (
@@ -80,21 +79,23 @@ def test_brute_force_agrees_with_the_package_on_small_boards():
         assert brute_max(walls, rows, cols) == mr.max_rooks_dfs(board).max_rooks
 
 
-def test_exact_mean_of_every_3x3_pattern(dist3):
+def brute_mean(rows: int, cols: int, p: Fraction) -> Fraction:
+    """E[max rooks] at wall probability ``p`` over every pattern, one by one."""
+    cells = rows * cols
+    return sum(brute_max(w, rows, cols) * p ** w.bit_count() * (1 - p) ** (cells - w.bit_count())
+               for w in range(2**cells))
+
+
+def test_exact_curves_of_every_3x3_pattern(dist3):
     (key, boards), = distributions(dist3).items()
     assert key == (3, 3) and sum(int(b) for b in boards.flat) == 2**9
-    maxima = [brute_max(w, 3, 3) for w in range(2**9)]
-    assert exact_mean(boards, Fraction(1, 2)) == Fraction(sum(maxima), 2**9)
-    p = Fraction(1, 3)
-    direct = sum(m * p ** bin(w).count("1") * (1 - p) ** (9 - bin(w).count("1"))
-                 for w, m in enumerate(maxima))
-    assert exact_mean(boards, p) == direct
-    ps = np.array([0.0, 0.1, 1 / 3, 0.5, 0.9, 1.0])
-    mean, sd = exact_curves(boards, ps)
-    assert mean == pytest.approx([float(exact_mean(boards, Fraction(x))) for x in ps])
+    ps = [Fraction(0), Fraction(1, 10), Fraction(1, 3), Fraction(1, 2), Fraction(1)]
+    mean, sd = exact_curves(boards, np.array([float(p) for p in ps]))
+    assert mean == pytest.approx([float(brute_mean(3, 3, p)) for p in ps], rel=1e-12)
     assert mean[0] == pytest.approx(3) and mean[-1] == pytest.approx(0)  # open board, all walls
     assert sd[0] == pytest.approx(0) and sd[2] > 0
-    assert max_probabilities(boards, ps).sum(axis=1) == pytest.approx(np.ones(len(ps)))
+    assert max_probabilities(boards, np.linspace(0, 1, 7)).sum(axis=1) == pytest.approx(
+        np.ones(7))
 
 
 def test_the_distribution_job_reports_its_exact_numbers(dist3):
@@ -102,7 +103,7 @@ def test_the_distribution_job_reports_its_exact_numbers(dist3):
     (title, frame), = result.tables
     assert "exact" in title and frame["patterns"].tolist() == [512]
     half = Fraction(frame["E[max] at p=1/2"][0])
-    assert half == Fraction(sum(brute_max(w, 3, 3) for w in range(512)), 512)
+    assert half == brute_mean(3, 3, Fraction(1, 2))
     assert frame["E[max] at p=0.5"][0] == pytest.approx(float(half), abs=1e-4)
     (stem, figure), = result.figures
     assert stem == "exact"
@@ -131,11 +132,10 @@ def test_exact_curves_are_drawn_over_the_monte_carlo_of_the_same_size(dist3, mc_
     assert not [line for line in ax.lines if line.get_linestyle() == "--"]
 
 
-def test_monte_carlo_means_fall_near_the_exact_mean(dist3):
-    boards = next(iter(distributions(dist3).values()))
+def test_monte_carlo_means_fall_near_the_exact_mean():
     maxima = maxima_of(random_boards([(3, 3)], [0.3], 400, seed=11))
-    stats = group_statistics(histograms_from_maxima(maxima))
-    exact = float(exact_mean(boards, Fraction(3, 10)))
+    stats = group_statistics(summary_of_maxima(maxima))
+    exact = float(brute_mean(3, 3, Fraction(3, 10)))
     (mean, half), = zip(stats["mean"], stats["ci95"], strict=True)
     assert abs(mean - exact) < 2 * half  # 95% CI half-widths: fails ~1 seed in 20,000
 
@@ -146,7 +146,7 @@ def test_monte_carlo_means_fall_near_the_exact_mean(dist3):
 def test_group_statistics_equal_the_per_board_ones():
     boards = random_boards([(3, 3), (2, 4)], [0.1, 0.4], 25, seed=3)
     maxima = maxima_of(boards)
-    stats = group_statistics(histograms_from_maxima(maxima))
+    stats = group_statistics(summary_of_maxima(maxima))
     frame = maxima.to_pandas()
     assert len(stats) == 4
     for row in stats.itertuples():
@@ -157,7 +157,7 @@ def test_group_statistics_equal_the_per_board_ones():
         assert row.sd == pytest.approx(part.std(ddof=1))
         assert row.ci95 == pytest.approx(1.959964 * part.std(ddof=1) / 5)
         assert row.per_cell == pytest.approx(part.mean() / (row.rows * row.cols))
-        assert (row.min, row.max) == (part.min(), part.max())
+        assert (row.median, row.max) == (np.sort(part)[12], part.max())
     statuses = frame["count_status"].value_counts()
     assert stats[["counted", "too_wide", "too_large"]].sum().tolist() == [
         statuses.get(s, 0) for s in ("counted", "too_wide", "too_large")]
@@ -165,7 +165,7 @@ def test_group_statistics_equal_the_per_board_ones():
 
 def test_placements_are_binned_by_floor_log2_exactly():
     maxima = maxima_of(random_boards([(2, 2)], [0.5], 12))
-    hist = histograms_from_maxima(maxima)
+    hist = histogram_frame(summary_of_maxima(maxima))
     bins = hist[hist["statistic"] == "placements_log2"]
     expected: dict[int, int] = {}
     for text in maxima.column("placements_text").to_pylist():
@@ -180,9 +180,9 @@ def test_a_summary_reports_as_its_boards_do():
     maxima = maxima_of(random_boards([(3, 3), (2, 2)], [0.2, 0.6], 20, seed=9))
     summary = summary_of(maxima)
     keys = ["rows", "cols", "density", "statistic", "bin"]
-    binned = histograms_from_maxima(maxima).sort_values(keys).reset_index(drop=True)
-    given = histograms_from_summary(summary).sort_values(keys).reset_index(drop=True)
-    assert binned.astype({"boards": "int64"}).equals(given[binned.columns])
+    binned = histogram_frame(summary_of_maxima(maxima)).sort_values(keys)
+    given = histogram_frame(summary).sort_values(keys)
+    assert binned.reset_index(drop=True).equals(given.reset_index(drop=True))
     from_boards = report("boards", loaders(maxima=maxima))
     from_summary = report("summary", loaders(summary=summary))
     (_, a), = from_boards.tables
@@ -247,7 +247,7 @@ def test_1083_groups_make_readable_figures():
         "max_placements": place, "max_placements_text": place_text,
         "placements": place, "placements_text": place_text,
         "count_status": pa.array(["counted"] * n, pa.string())})
-    stats = group_statistics(histograms_from_maxima(table))
+    stats = group_statistics(summary_of_maxima(table))
     assert len(stats) == 1083
     result = report("big", loaders(maxima=table))
     figures = dict(result.figures)
