@@ -148,10 +148,11 @@ def report(results: Path, out: TextIO) -> int:
     """Print and draw every job's report under ``results``; return how many were shown."""
     sections: list[Section] = []
     pngs: dict[str, bytes] = {}
+    printed: list[str] = []  # after the files, so a reader that stops early (| head) loses none
     for job, problem, built in _built(list(_jobs(results))):
         section = Section(job, problem.name)
         for title, frame in built.tables:
-            out.write(f"== {job}: {title}\n{frame.to_string(index=shows_index(frame))}\n\n")
+            printed.append(f"== {job}: {title}\n{frame.to_string(index=shows_index(frame))}\n\n")
             section.tables.append((title, table_html(frame)))
         for stem, figure in built.figures:
             name = f"{job}-{stem}.png"
@@ -161,4 +162,6 @@ def report(results: Path, out: TextIO) -> int:
     if sections:
         _write(results / REPORT_FOLDER, pngs,
                render(str(results), time.strftime("%Y-%m-%d %H:%M"), sections))
+    for text in printed:
+        out.write(text)
     return len(sections)

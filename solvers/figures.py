@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 __all__ = ["MAX_WIDTH", "MAX_HEIGHT", "MOST_LEGEND", "scaled", "new_figure", "series_colours",
-           "label_series", "confidence"]
+           "label_series", "plain_log_ticks", "confidence"]
 
 MAX_WIDTH = 16.0  # inches: 1600 pixels at the 100 dpi reports are saved at
 MAX_HEIGHT = 20.0
@@ -51,15 +51,34 @@ def series_colours(values: Sequence[float], log: bool = False) -> tuple[list, An
 
 
 def label_series(fig: Any, ax: Any, count: int, norm: Any, cmap: Any, what: str,
-                 legend_title: str | None = None) -> None:
-    """A legend when there are at most :data:`MOST_LEGEND` series, else a colour bar saying
-    what the colours mean (``what``, with its unit)."""
+                 legend_title: str | None = None, extra: Sequence[Any] = ()) -> None:
+    """A legend of the labelled series when there are at most :data:`MOST_LEGEND` of them,
+    else a colour bar saying what the colours mean (``what``, with its unit); ``extra``
+    handles (what line styles mean) join the legend either way, placed where it hides least."""
     from matplotlib.cm import ScalarMappable
 
+    handles = list(extra)
     if count <= MOST_LEGEND:
-        ax.legend(title=legend_title, fontsize="small")
-        return
-    fig.colorbar(ScalarMappable(norm, cmap), ax=ax, label=what)
+        handles = ax.get_legend_handles_labels()[0] + handles
+    else:
+        fig.colorbar(ScalarMappable(norm, cmap), ax=ax, label=what)
+        legend_title = None
+    if handles:
+        ax.legend(handles=handles, title=legend_title, fontsize="small", loc="best")
+
+
+def plain_log_ticks(axis: Any) -> None:
+    """Tick labels of a log axis as plain numbers (30, 0.5, not 3 x 10^1); the ticks between
+    powers of ten are labelled only when the axis spans less than two decades."""
+    import math
+
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    plain = FuncFormatter(lambda v, _: f"{v:g}")
+    axis.set_major_formatter(plain)
+    lo, hi = sorted(axis.get_view_interval())
+    narrow = lo > 0 and math.log10(hi / lo) < 2
+    axis.set_minor_formatter(plain if narrow else NullFormatter())
 
 
 def confidence(mean: float, sd: float, n: float) -> float:

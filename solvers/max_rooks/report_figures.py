@@ -36,8 +36,8 @@ def _sizes(frame: Any) -> list[tuple[int, int]]:
     return sorted(pairs, key=lambda rc: (rc[0] * rc[1], rc))
 
 
-def _style_legend(ax: Any, exact: bool) -> None:
-    """A legend of what the line styles mean, kept beside the legend of sizes."""
+def _style_handles(exact: bool) -> list:
+    """Legend entries saying what the line styles mean."""
     from matplotlib.lines import Line2D
 
     handles = [Line2D([], [], color="grey", marker="o", markersize=3,
@@ -45,7 +45,7 @@ def _style_legend(ax: Any, exact: bool) -> None:
     if exact:
         handles.append(Line2D([], [], color="grey", linestyle="--",
                               label="exact, over all wall patterns"))
-    ax.add_artist(ax.legend(handles=handles, loc="lower left", fontsize="small"))
+    return handles
 
 
 def expected_max_figure(stats: Any, exact: Mapping[tuple[int, int], np.ndarray],
@@ -81,9 +81,8 @@ def expected_max_figure(stats: Any, exact: Mapping[tuple[int, int], np.ndarray],
     ax.set_xlabel(_DENSITY)
     ax.set_ylabel(_PER_CELL)
     ax.grid(True, alpha=0.3)
-    _style_legend(ax, drawn_exact)
     label_series(fig, ax, len(sizes), norm, cmap, "board cells (rows x cols, log scale)",
-                 "rows x cols")
+                 "rows x cols", extra=_style_handles(drawn_exact))
     given = len(stats) - len(generated)
     ax.set_title(title + (f" ({given} groups of given boards: table only)" if given else ""))
     return fig

@@ -15,7 +15,7 @@ from typing import Any
 import pyarrow as pa
 
 from ..contract import Report
-from ..figures import new_figure, scaled
+from ..figures import new_figure, plain_log_ticks, scaled
 
 __all__ = ["report", "slant_summary", "plot_times", "plot_status", "plot_nodes", "STATUSES"]
 
@@ -54,6 +54,8 @@ def _quantile_lines(ax: Any, frame: Any, column: str, floor: float) -> None:
         ax.plot(values.index, values.clip(lower=floor), style, markersize=4, label=name)
     ax.set_xscale("log")
     ax.set_yscale("log")
+    plain_log_ticks(ax.xaxis)
+    plain_log_ticks(ax.yaxis)
     ax.set_xlabel(_CELLS)
     ax.legend(fontsize="small")
     ax.grid(True, alpha=0.3, which="both")

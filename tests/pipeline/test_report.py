@@ -119,3 +119,15 @@ def test_an_index_is_printed_when_it_means_something():
     assert not shows_index(pd.DataFrame({"a": [1, 2]}))
     named = pd.DataFrame({"a": [1, 2]}, index=pd.Index([5, 6], name="n"))
     assert shows_index(named) and "n" in named.to_string(index=shows_index(named))
+
+
+def test_files_are_written_before_the_tables_are_printed(results):
+    class Closed(io.StringIO):  # a reader that went away (boardsweep report ... | head)
+        def write(self, text):
+            raise BrokenPipeError
+
+    (results / "_report" / "report.html").unlink(missing_ok=True)
+    with pytest.raises(BrokenPipeError):
+        reports.report(results, Closed())
+    assert (results / "_report" / "report.html").is_file()
+    assert len(list((results / "_report").glob("*.png"))) == 3
