@@ -447,7 +447,7 @@ class InstanceProblem(Problem):
             sources["all"] = self.exhaustive.params
         source = OneOf(sources)
         fields = {self.set_key: Field(source, required=True,
-                                      doc=f"the {self.set_key}: ingest, parquet or generate")}
+                                      doc=f"the {self.set_key}: " + ", ".join(sources))}
         if self.summary is not None:
             keep = Field(Choice((self.set_key, "summary")), default=self.set_key,
                          doc=f"{self.set_key}: a row of {self.result.name} per instance; "

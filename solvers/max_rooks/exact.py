@@ -3,7 +3,7 @@
 
 A row ``(rows, cols, walls, max_rooks, boards)`` says that ``boards`` of the
 ``2**(rows*cols)`` wall patterns of a ``rows`` x ``cols`` board have ``walls`` walls and
-allow at most ``max_rooks`` rooks (:mod:`solvers.max_rooks.exhaustive` computes them).  When
+a maximum of exactly ``max_rooks`` rooks (:mod:`solvers.max_rooks.exhaustive` computes them).  When
 each cell is a wall with probability ``p``,
 
     P(max = m | p) = sum over w of boards[w, m] * p**w * (1 - p)**(cells - w),

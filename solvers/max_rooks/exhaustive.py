@@ -1,8 +1,8 @@
 """Exact distributions over every wall pattern of a board size: a dynamic program over cells.
 
 For an ``rows`` x ``cols`` board, :func:`distribution` counts, for every number of walls ``w``
-and every maximum ``m``, how many of the ``2**(rows*cols)`` wall patterns have ``w`` walls and
-allow at most ``m`` rooks.  From that table, ``P(max = m | p) = sum_w boards[w, m] p**w
+and every ``m``, how many of the ``2**(rows*cols)`` wall patterns have ``w`` walls and a
+maximum of exactly ``m`` rooks.  From that table, ``P(max = m | p) = sum_w boards[w, m] p**w
 (1-p)**(cells-w)`` exactly (:mod:`solvers.max_rooks.exact`).
 
 Method.  Cells are decided one at a time, row-major, over the board turned so that its rows

@@ -50,7 +50,7 @@ SIDES = 'an integer, a "lo..hi" range or a list of integers (1 <= each <= 46340)
 SLANT_SIDES = 'an integer, a "lo..hi" range or a list of integers (1 <= each <= 46339)'
 DENSITIES = "a number or a list of numbers (0.0 <= each <= 1.0)"
 DENSITY = "a number (0.0 <= value <= 1.0)"
-SOURCES = "one of {ingest: ...}, {parquet: ...}, {generate: ...}"
+SOURCES = "one of {ingest: ...}, {parquet: ...}, {generate: ...}, {all: ...}"  # walled boards
 KINDS = "local, address, scheduler-file, slurm, pbs, sge, lsf, htcondor"
 ADDRESS = "expected a scheduler address tcp://HOST:PORT"
 TLS = ("a tls:// address needs tls_ca_file, tls_cert and tls_key (config keys, or "
@@ -328,7 +328,7 @@ CASES = {
     "job-not-selected": config(JOB, at(None, "no job named 'nope': the jobs are q"),
                                "--job", "nope"),
     "job-unknown-key": job("nqueens", "    n: 4\n    depth: 3\n", 6,
-                           "'depth': unknown key: expected one of n, solutions"),
+                           "'depth': unknown key: expected one of n, solutions, unique"),
     # nqueens keys
     "n-zero": job("nqueens", "    n: 0\n", 5, "'n': 0 is out of range: expected 1 <= n <= 32"),
     "n-negative": job("nqueens", "    n: -1\n", 5,
