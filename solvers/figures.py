@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+__presentation__ = True  # presents results, decides none (solvers.identity)
+
 __all__ = ["MAX_WIDTH", "MAX_HEIGHT", "MOST_LEGEND", "scaled", "new_figure", "series_colours",
            "label_series", "plain_log_ticks", "confidence"]
 

@@ -8,7 +8,14 @@ so the results of edited code are never taken for those of the code that made th
 numba's on-disk cache keys a compiled function by its own file, so an edit in another file
 whose function it inlines goes unnoticed (numba issues #1833, #9483).  :func:`use_numba_cache`
 points numba at a cache folder named after a hash of every source a registered problem uses,
-so any edit anywhere means a fresh folder, never a stale kernel.  The folder lives under
+so any edit anywhere means a fresh folder, never a stale kernel.
+
+A module that only presents results (a report, figure helpers) says so with a top-level
+``__presentation__ = True``: it is left out of versions and of the cache hash, and its own
+imports are not followed from it, so editing a figure neither recomputes stored results nor
+recompiles kernels.  Nothing that computes a result may import one (the package's
+``__init__`` wires its ``report`` in, and only reports import reports;
+tests/solvers/test_identity_presentation.py checks this).  The folder lives under
 ``$BOARDSWEEP_CACHE`` (default ``$XDG_CACHE_HOME/boardsweep`` or ``~/.cache/boardsweep``),
 which should be shared by the machines of a cluster; older folders are pruned.
 """
@@ -25,7 +32,7 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-__all__ = ["module_file", "closure", "version", "sources_hash", "cache_root",
+__all__ = ["module_file", "is_presentation", "closure", "version", "sources_hash", "cache_root",
            "use_numba_cache", "KEEP_CACHES", "LOCATORS"]
 
 KEEP_CACHES = 6  # numba cache folders kept (most recently used first)
@@ -54,6 +61,18 @@ def module_file(name: str) -> Path | None:
     return None
 
 
+@cache
+def is_presentation(path: Path) -> bool:
+    """Whether the module file at ``path`` sets ``__presentation__ = True`` at top level."""
+    for node in ast.parse(path.read_bytes(), str(path)).body:
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+                and node.value.value is True
+                and any(isinstance(t, ast.Name) and t.id == "__presentation__"
+                        for t in node.targets)):
+            return True
+    return False
+
+
 def _imports(name: str, path: Path) -> set[str]:
     """Absolute names of the modules the file of ``name`` imports (any depth of the file)."""
     is_package = path.name == "__init__.py"
@@ -80,7 +99,8 @@ LOCATORS = ("solvers", "solvers.identity", "solvers.registry")
 
 def closure(modules: Iterable[str]) -> dict[str, Path]:
     """Every module reachable from ``modules`` by imports inside ``solvers`` or the modules'
-    own top-level packages, with its source file (:data:`LOCATORS` left out)."""
+    own top-level packages, with its source file (:data:`LOCATORS` and presentation modules
+    left out)."""
     roots = list(modules)
     tops = {"solvers"} | {m.split(".")[0] for m in roots}
     found: dict[str, Path] = {name: Path() for name in LOCATORS}
@@ -93,8 +113,11 @@ def closure(modules: Iterable[str]) -> dict[str, Path]:
         if path is None:
             continue
         found[name] = path
+        if is_presentation(path):
+            continue
         todo.extend(_imports(name, path))
-    return {k: v for k, v in sorted(found.items()) if k not in LOCATORS}
+    return {k: v for k, v in sorted(found.items())
+            if k not in LOCATORS and not is_presentation(v)}
 
 
 def _digest(files: dict[str, Path]) -> str:
@@ -122,6 +145,8 @@ def sources_hash(modules: Iterable[str]) -> str:
     package = _package_dir("solvers")
     if package is not None:
         for path in sorted(package.rglob("*.py")):
+            if is_presentation(path):
+                continue
             files.setdefault("solvers." + ".".join(path.relative_to(package).with_suffix("")
                                                    .parts), path)
     return _digest(dict(sorted(files.items())))[:16]

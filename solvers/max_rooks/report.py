@@ -38,6 +38,8 @@ from .report_data import (
 )
 from .report_figures import exact_figure, expected_max_figure, placements_figure
 
+__presentation__ = True  # presents results, decides none (solvers.identity)
+
 __all__ = ["report", "statistics_table", "exact_distributions", "EXACT_DENSITIES"]
 
 Loaders = Mapping[str, Callable[..., pa.Table]]

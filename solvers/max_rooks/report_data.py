@@ -29,6 +29,8 @@ from .exact import moments
 from .summary import histograms as summary_histograms
 from .summary import statistics, summarize
 
+__presentation__ = True  # presents results, decides none (solvers.identity)
+
 __all__ = ["GIVEN", "STATUS", "MAXIMA_COLUMNS", "summary_of_maxima", "histogram_frame",
            "group_statistics", "distributions", "exact_curves", "exact_rows",
            "max_probabilities", "transposed_key"]

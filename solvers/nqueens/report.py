@@ -8,6 +8,8 @@ import pyarrow as pa
 
 from ..contract import Report, count_value
 
+__presentation__ = True  # presents results, decides none (solvers.identity)
+
 __all__ = ["report", "counts_frame", "counts_figure"]
 
 
