@@ -25,7 +25,8 @@ alone).  The search stops at the second solution.  :func:`to_text` spells a solu
 
 The problem (:data:`PROBLEM`, an :class:`solvers.contract.InstanceProblem`): a job's puzzles
 come from a seed-format file (:mod:`.format`), a Parquet ``puzzles`` set or ``{generate: {n,
-rows, count, seed}}`` (:mod:`.generate`: unique puzzles, one group of ``count`` per size);
+rows, count, seed, difficulty}}`` (:mod:`.generate`: unique puzzles, one group of ``count``
+per size; ``difficulty`` easy or hard grades them by Simon Tatham's levels, :mod:`.levels`);
 each puzzle gets a row of ``slant`` (:mod:`.tables`) with its verdict, a solution, its nodes
 and the wall time it took.  ``report`` is in :mod:`.report`.
 """
@@ -40,10 +41,11 @@ import pyarrow as pa
 
 from .. import gridtext
 from ..contract import InstanceProblem, Judge, Point
-from ..schema import Field, Integer, IntegerSet, ParamError, Record
+from ..schema import Choice, Field, Integer, IntegerSet, ParamError, Record
 from . import format as text_format
-from .generate import generate
+from .generate import MIN_HARD_SIDE, generate
 from .kernel import CHECK, make_workspace, reset, search
+from .levels import LEVELS
 from .report import report
 from .tables import (
     CLUE_CHARS,
@@ -192,10 +194,15 @@ def instance_seconds(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
     return 1e-4 + 4e-6 * np.asarray(rows, dtype=np.float64) * np.asarray(cols, np.float64)
 
 
-def generate_seconds(rows: int, cols: int) -> float:
+def generate_seconds(rows: int, cols: int, difficulty: str | None = None) -> float:
     """Rough seconds to generate one puzzle (fit to benchmarks/data/slant.json: 0.4 ms at
-    5 x 5, 30 ms at 20 x 20, 6 s at 100 x 100)."""
-    return 1e-4 + 2e-6 * float(rows * cols) ** 1.6
+    5 x 5, 30 ms at 20 x 20, 6 s at 100 x 100).  A graded puzzle runs the deductions once
+    per clue it tries to drop, so its cost grows as the square of the cells (measured: easy
+    about 5 ms at 10 x 10 and 1 s at 40 x 40, hard 2 to 4 times that)."""
+    if difficulty is None:
+        return 1e-4 + 2e-6 * float(rows * cols) ** 1.6
+    per = 4.5e-7 if difficulty == "easy" else 1.2e-6
+    return 1e-4 + per * float(rows * cols) ** 2
 
 
 def _costs(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
@@ -219,14 +226,30 @@ def _groups(params: Mapping) -> list[Point]:
         shapes = sorted((r, c) for r in params["rows"] for c in params["n"])
     else:
         shapes = [(n, n) for n in params["n"]]
-    return [Point(PUZZLES.name, {"seed": seed, "rows": r, "cols": c}, count,
-                  count * generate_seconds(r, c), f"{r}x{c}") for r, c in shapes]
+    level = params.get("difficulty")
+    graded = {} if level is None else {"difficulty": level}  # absent: the points as before
+    return [Point(PUZZLES.name, {"seed": seed, "rows": r, "cols": c, **graded}, count,
+                  count * generate_seconds(r, c, level),
+                  f"{r}x{c}" if level is None else f"{r}x{c} {level}") for r, c in shapes]
 
 
 def _generate(point: Point, lo: int, hi: int) -> pa.Table:
     """Puzzles ``lo..hi-1`` of a generated group, as ``puzzles`` rows."""
     p = point.params
-    return batch_to_table(generate(p["cols"], hi - lo, p["seed"], start=lo, rows=p["rows"]))
+    return batch_to_table(generate(p["cols"], hi - lo, p["seed"], start=lo, rows=p["rows"],
+                                   difficulty=p.get("difficulty")))
+
+
+def _check_generate(params: dict, key: tuple) -> dict:
+    """Refuse hard puzzles narrower than :data:`MIN_HARD_SIDE` (none exist)."""
+    if params.get("difficulty") == "hard":
+        for name in ("n", "rows"):
+            small = [v for v in params.get(name, ()) if v < MIN_HARD_SIDE]
+            if small:
+                raise ParamError(f"hard puzzles need at least {MIN_HARD_SIDE} rows and "
+                                 f"columns (a single row or column is always easy), not "
+                                 f"{small[0]}", (*key, name))
+    return params
 
 
 def _check_set(puzzles: pa.Table) -> None:
@@ -296,8 +319,13 @@ PROBLEM = InstanceProblem(
         "rows": Field(_SIDES, doc="puzzle rows: every (rows, n) pair when given"),
         "count": Field(Integer(1, 10**12), required=True, doc="puzzles per (rows, n) size"),
         "seed": Field(Integer(0, 2**63 - 1), required=True,
-                      doc="random seed: a puzzle depends on (seed, rows, n, index)"),
-    }, "a mapping with n, count, seed (and rows)"),
+                      doc="random seed: a puzzle depends on (seed, rows, n, difficulty, "
+                          "index)"),
+        "difficulty": Field(Choice(LEVELS),
+                            doc="easy or hard, Simon Tatham's levels: easy puzzles fall to his "
+                                "easy deductions alone, hard ones need his harder ones (never "
+                                "a guess); absent: minimal unique puzzles"),
+    }, "a mapping with n, count, seed (and rows, difficulty)", check_all=_check_generate),
     groups=_groups,
     generate=_generate,
     check_set=_check_set,

@@ -11,9 +11,16 @@ nothing between cases, exactly as the seed prints them.
 
 The clue rows of a case, joined, are its ``clues`` string in the ``puzzles`` table
 (:mod:`solvers.slant.tables`), so reading and writing never look at a point alone.
+
+Simon Tatham's game IDs (his Portable Puzzle Collection's ``slant``): ``WxH:DESC`` with ``W``
+columns and ``H`` rows of cells, ``DESC`` the points row-major, a digit per clue and a letter
+per run of points without one (``a`` one point ... ``z`` 26; longer runs take several
+letters).  :func:`game_id` writes one, :func:`read_game_id` reads one back.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pyarrow as pa
@@ -21,7 +28,7 @@ import pyarrow as pa
 from ..contract import FormatError
 from .tables import PUZZLES
 
-__all__ = ["read", "write", "render"]
+__all__ = ["read", "write", "render", "game_id", "read_game_id"]
 
 _CLUES = set(".01234")
 
@@ -143,3 +150,35 @@ def render(rows: int, cols: int, solution: str) -> str:
     """The seed's output for one solved case: ``rows`` lines of ``cols`` slashes
     (``solution``: the row-major slash string of the ``slant`` table)."""
     return "".join(solution[i * cols:(i + 1) * cols] + "\n" for i in range(rows))
+
+
+def game_id(rows: int, cols: int, clues: str) -> str:
+    """A puzzle (its ``clues`` string of the ``puzzles`` table) as Tatham's game ID."""
+    if len(clues) != (rows + 1) * (cols + 1):
+        raise ValueError(f"{len(clues)} clue points for {rows} x {cols} cells")
+    if not set(clues) <= _CLUES:
+        raise ValueError(f"clues may hold only '.' and the digits 0-4, not {clues!r}")
+    out = [f"{cols}x{rows}:"]
+    for run, digit in re.findall(r"(\.*)([0-4]?)", clues):
+        n = len(run)
+        while n > 0:
+            step = min(n, 26)
+            out.append(chr(ord("a") + step - 1))
+            n -= step
+        out.append(digit)
+    return "".join(out)
+
+
+def read_game_id(text: str) -> tuple[int, int, str]:
+    """``(rows, cols, clues)`` of Tatham's game ID ``WxH:DESC`` (``W`` alone for a square)."""
+    match = re.fullmatch(r"(\d+)(?:x(\d+))?(?:d[eh])?:([a-z0-4]*)", text.strip())
+    if match is None:
+        raise ValueError(f"not a Slant game ID: {text!r}")
+    cols = int(match.group(1))
+    rows = int(match.group(2) or cols)
+    clues = "".join("." * (ord(ch) - ord("a") + 1) if ch.isalpha() else ch
+                    for ch in match.group(3))
+    if len(clues) != (rows + 1) * (cols + 1):
+        raise ValueError(f"game ID {text!r}: {len(clues)} points for {cols}x{rows} cells "
+                         f"(expected {(rows + 1) * (cols + 1)})")
+    return rows, cols, clues

@@ -42,8 +42,12 @@ from .kernel import (
     reset,
     search,
 )
+from .levels import EASY, HARD, LEVELS, deduce, make_scratch
 
-__all__ = ["generate", "random_filling", "clues_of", "minimise_clues"]
+__all__ = ["generate", "random_filling", "clues_of", "minimise_clues", "graded_clues",
+           "MIN_HARD_SIDE"]
+
+MIN_HARD_SIDE = 2  # a hard puzzle needs at least 2 rows and 2 columns (as in Tatham's)
 
 QUICK = 3  # half-size of the window where the rules alone may refute a clue value
 NEAR = 5  # half-size of the window where a second solution is looked for first
@@ -314,12 +318,44 @@ def minimise_clues(R, C, clues, sol, removal, ws, st):
     return nodes
 
 
+@njit(cache=True, nogil=True)
+def graded_clues(R, C, sol, removal, level, s):
+    """The clues of the filling ``sol`` less those the rules of ``level`` can do without.
+
+    Points lose their clue in ``removal`` order while :func:`solvers.slant.levels.deduce` at
+    ``level`` still solves the puzzle; for HARD the obvious starting clues (0, 4, a 2 on the
+    border, a 1 in a corner) are tried first.  Returns the clues and whether they have the
+    level exactly (always for EASY; for HARD, when the easy rules do not solve them).
+    """
+    W = C + 1
+    clues = clues_of(R, C, sol)
+    for rest in range(2 if level == HARD else 1):
+        for k in range(removal.shape[0]):
+            p = removal[k]
+            v = clues[p]
+            y = p // W
+            x = p - y * W
+            edge_y = y == 0 or y == R
+            edge_x = x == 0 or x == C
+            obvious = (v == 0 or v == 4 or (v == 2 and (edge_x or edge_y))
+                       or (v == 1 and edge_x and edge_y))
+            if level == HARD and obvious == (rest == 1):
+                continue
+            clues[p] = -1
+            if deduce(R, C, clues, level, s) != 1:
+                clues[p] = v
+    return clues, level == EASY or deduce(R, C, clues, EASY, s) != 1
+
+
 def generate(
-    n: int, count: int, seed: int, start: int = 0, rows: int | None = None
+    n: int, count: int, seed: int, start: int = 0, rows: int | None = None,
+    difficulty: str | None = None,
 ) -> dict[str, np.ndarray]:
     """Return puzzles ``start..start+count-1`` of ``rows`` (default n) x n cells, each unique.
 
-    ``puzzle_id`` is the puzzle's index; the batch layout is :mod:`solvers.slant`'s.
+    ``difficulty`` (None, "easy" or "hard") grades them by Tatham's levels instead of
+    making them minimal.  ``puzzle_id`` is the puzzle's index; the batch layout is
+    :mod:`solvers.slant`'s.
     """
     R = n if rows is None else int(rows)
     C = int(n)
@@ -328,18 +364,38 @@ def generate(
             "need rows, cols >= 1 and count, seed, start >= 0; "
             f"got rows={R}, cols={C}, count={count}, seed={seed}, start={start}"
         )
+    if difficulty is not None and difficulty not in LEVELS:
+        raise ValueError(f"difficulty must be one of {', '.join(LEVELS)}, not {difficulty!r}")
+    if difficulty == "hard" and min(R, C) < MIN_HARD_SIDE:
+        raise ValueError(f"a hard puzzle needs at least {MIN_HARD_SIDE} rows and columns, "
+                         f"not {R} x {C}")
     P = (R + 1) * (C + 1)
-    ws, st = make_workspace(P)
     clues_out = np.empty(count * P, dtype=np.int8)
-    for j in range(count):
-        rng = np.random.default_rng([seed, R, C, start + j])
-        order = rng.permutation(R * C)
-        bits = rng.integers(0, 2, size=R * C, dtype=np.int64)
-        removal = rng.permutation(P)
-        sol = random_filling(R, C, order, bits)
-        clues = clues_of(R, C, sol)
-        minimise_clues(R, C, clues, sol, removal, ws, st)
-        clues_out[j * P:(j + 1) * P] = clues
+    if difficulty is None:
+        ws, st = make_workspace(P)
+        for j in range(count):
+            rng = np.random.default_rng([seed, R, C, start + j])
+            order = rng.permutation(R * C)
+            bits = rng.integers(0, 2, size=R * C, dtype=np.int64)
+            removal = rng.permutation(P)
+            sol = random_filling(R, C, order, bits)
+            clues = clues_of(R, C, sol)
+            minimise_clues(R, C, clues, sol, removal, ws, st)
+            clues_out[j * P:(j + 1) * P] = clues
+    else:
+        level = LEVELS.index(difficulty)
+        s = make_scratch(P)
+        for j in range(count):
+            rng = np.random.default_rng([seed, R, C, start + j, 1 + level])
+            while True:  # a hard grading fails now and then: a fresh filling
+                order = rng.permutation(R * C)
+                bits = rng.integers(0, 2, size=R * C, dtype=np.int64)
+                removal = rng.permutation(P)
+                sol = random_filling(R, C, order, bits)
+                clues, graded = graded_clues(R, C, sol, removal, level, s)
+                if graded:
+                    break
+            clues_out[j * P:(j + 1) * P] = clues
     return {
         "puzzle_id": np.arange(start, start + count, dtype=np.int64),
         "rows": np.full(count, R, dtype=np.int32),

@@ -1,0 +1,529 @@
+"""Slant difficulty levels as Simon Tatham defines them, with a deduction engine for each.
+
+The levels are those of ``slant.c`` in Simon Tatham's Portable Puzzle Collection
+(https://www.chiark.greenend.org.uk/~sgtatham/puzzles/): a puzzle is *easy* when his easy
+deductions alone fill the grid, *hard* when that takes his harder deductions as well (but
+still no guessing), and *harder* (ambiguous, or beyond both) otherwise.  The definitions are
+his; this engine is written here from them (no code of his is used) and is checked against
+his own grader by ``benchmarks/slant_grades.py``.
+
+Notation as in :mod:`solvers.slant.state`: cells ``i = r * C + c``, points ``p = y * W + x``
+with ``W = C + 1``; a slash is ``0`` for ``/`` (joins TR and BL), ``1`` for ``\\`` (joins TL
+and BR), ``-1`` undecided.  Around point ``p`` the cells in the cyclic order NW, SW, SE, NE
+touch it with ``\\``, ``/``, ``\\``, ``/``.
+
+*Easy* deductions:
+
+1. *Clue count*: a clue point that already has its count of touching slashes makes every
+   undecided cell around it non-touching; one that needs every undecided cell around it
+   makes them all touching.
+2. *Loop avoidance*: a slash whose two ends are already joined (the components of points
+   joined by decided slashes, a union-find) would close a loop, so its cell takes the other.
+
+*Hard* deductions add:
+
+3. *Equivalent cells*: classes of cells known to hold the same slash (a second union-find),
+   with the slash once one member has it.  Two cells adjacent around a clue point that are
+   in one class touch it exactly once between them: the first such pair counts as one line
+   and two fewer undecided cells in rule 1.  A clue point whose remaining undecided cells
+   (besides such a pair) are two adjacent ones that need exactly one line between them puts
+   those two in one class.  A cell whose class has a slash takes it.
+4. *Dead ends*: every component must reach the border (a component walled in would sit
+   inside a loop).  A component's *exits* bound the slashes it can still gain: a clue
+   point's clue less its touching slashes, 4 less the decided cells around a point without
+   a clue.  A slash may not join two components that both miss the border and have at most
+   one exit each.
+5. *V-shapes*: for two side-by-side cells, the "v" (``\\/``) and "^" (``/\\``) shapes; for two
+   stacked cells ">" (``\\`` over ``/``) and "<" (``/`` over ``\\``).  A decided cell rules
+   out the shapes it contradicts; an inner 1 clue rules out the four shapes pointing at it,
+   an inner 3 the four pointing away; an inner 2 rules out on one side of it each shape
+   ruled out on the opposite side.  Two cells with both shapes ruled out hold the same
+   slash (rule 3's classes).
+
+Every rule is sound, so a grid the rules fill is the puzzle's only solution.  The engine
+runs them to a fixed point from queues: a decided cell queues its clue corners and the cells
+a merge or a new dead end may force; a class merge queues the clue points around the smaller
+class; a shape ruled out queues its pair.  (His solver's loop can stop short of the fixed
+point: it does not count a class merged at a clue point as progress, so on rare puzzles,
+about 1 in 200 of our hard ones at 3x3 and 5x5, it gives up where his own rules would
+finish.)
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+__all__ = ["EASY", "HARD", "LEVELS", "GRADES", "IMPOSSIBLE", "HARDER", "Scratch",
+           "make_scratch", "deduce", "grade", "grade_batch"]
+
+EASY, HARD = 0, 1  # the levels: rules 1-2, rules 1-5
+LEVELS = ("easy", "hard")
+IMPOSSIBLE, HARDER = 2, 3  # grades beyond the levels: no solution; ambiguous or harder
+GRADES = ("easy", "hard", "impossible", "harder")
+
+# deduce() answers
+_NONE, _SOLVED, _STALLED = 0, 1, 2
+
+# v-shape bits of a cell's pair with the cell to its right (H) and the one below it (V)
+_V, _CARET, _GT, _LT = 1, 2, 4, 8
+_H_BITS, _V_BITS = _V | _CARET, _GT | _LT
+
+
+# the scratch's rows (int32, one entry per point or per cell)
+_CELL = 0  # per cell: -1 undecided, 0 '/', 1 '\'
+_COMP = 1  # per point: its component's label (a member point)
+_PNEXT = 2  # per point: the next member of its component (circular)
+_PSIZE = 3  # per label: component size
+_EXITS = 4  # per label: the component's exits (rule 4)
+_BORDER = 5  # per label: 1 when the component holds a border point
+_DEAD = 6  # per label: 1 once its cells were queued as a dead end's
+_CLS = 7  # per cell: its class's label (a member cell)
+_CNEXT = 8  # per cell: the next member of its class (circular)
+_CSIZE = 9  # per label: class size
+_CVAL = 10  # per label: the class's slash, -1 unknown
+_VBITS = 11  # per cell: the shapes still possible with its right and lower neighbours
+_PQ = 12  # ring of clue points to check
+_INPQ = 13  # per point: 1 while on _PQ
+_CQ = 14  # ring of cells to check
+_INCQ = 15  # per cell: 1 while on _CQ
+_VQ = 16  # ring of cells whose pairs lost a shape
+_INVQ = 17  # per cell: 1 while on _VQ
+_NEAR = 18  # 4 entries: the cells around the point being checked
+_TOUCH = 19  # 4 entries: the slash with which each of them touches it
+_ROWS = 20
+# queue ends in Scratch.ends: head and tail (counts, taken mod the row length) of each ring
+_PQ_END, _CQ_END, _VQ_END = 0, 2, 4
+
+
+class Scratch(NamedTuple):
+    """The engine's state for puzzles of up to ``ws.shape[1]`` points (:func:`make_scratch`).
+
+    ``ws`` holds one int32 row per field (the ``_CELL`` ... ``_TOUCH`` constants), indexed
+    in place (a row view or a tuple field read in a hot loop costs numba a reference count
+    each time); ``ends`` the queues' heads and tails.
+    """
+
+    ws: np.ndarray
+    ends: np.ndarray
+
+
+def make_scratch(points: int) -> Scratch:
+    """A :class:`Scratch` for any puzzle of at most ``points`` points (cells are fewer)."""
+    return Scratch(np.zeros((_ROWS, max(int(points), 4)), dtype=np.int32),
+                   np.zeros(6, dtype=np.int64))
+
+
+# ------------------------------------------------------------------------------- queues
+
+
+@njit(cache=True, nogil=True)
+def _push(ws, ends, row, k, x):
+    """Put ``x`` on ring ``row`` (flags in ``row + 1``; ``ends[k]`` head, ``ends[k + 1]``
+    tail) unless it is on."""
+    if ws[row + 1, x] == 0:
+        ws[row + 1, x] = 1
+        ws[row, ends[k + 1] % ws.shape[1]] = x
+        ends[k + 1] += 1
+
+
+@njit(cache=True, nogil=True)
+def _pop(ws, ends, row, k):
+    """Take the oldest entry off ring ``row``."""
+    x = ws[row, ends[k] % ws.shape[1]]
+    ends[k] += 1
+    ws[row + 1, x] = 0
+    return x
+
+
+@njit(cache=True, nogil=True)
+def _push_around(ws, ends, R, C, q):
+    """Queue the undecided cells around point ``q``."""
+    W = C + 1
+    y = q // W
+    x = q - y * W
+    for r in range(max(y - 1, 0), min(y + 1, R)):
+        for c in range(max(x - 1, 0), min(x + 1, C)):
+            if ws[_CELL, r * C + c] < 0:
+                _push(ws, ends, _CQ, _CQ_END, r * C + c)
+
+
+@njit(cache=True, nogil=True)
+def _push_corners(ws, ends, C, clues, i):
+    """Queue the clue points among cell ``i``'s corners."""
+    tl = i + i // C
+    W = C + 1
+    for q in (tl, tl + 1, tl + W, tl + W + 1):
+        if clues[q] >= 0:
+            _push(ws, ends, _PQ, _PQ_END, q)
+
+
+@njit(cache=True, nogil=True)
+def _push_members(ws, ends, i):
+    """Queue the undecided cells of ``i``'s class."""
+    j = i
+    while True:
+        if ws[_CELL, j] < 0:
+            _push(ws, ends, _CQ, _CQ_END, j)
+        j = ws[_CNEXT, j]
+        if j == i:
+            break
+
+
+@njit(cache=True, nogil=True)
+def _dead_end(ws, ends, R, C, label):
+    """Queue the cells around a component that just became a dead end (rule 4)."""
+    ws[_DEAD, label] = 1
+    q = label
+    while True:
+        _push_around(ws, ends, R, C, q)
+        q = ws[_PNEXT, q]
+        if q == label:
+            break
+
+
+# ------------------------------------------------------------------------------- changes
+
+
+@njit(cache=True, nogil=True)
+def _merge_classes(ws, ends, C, clues, a, b):
+    """Put cells ``a`` and ``b`` in one class; False if their classes' slashes differ."""
+    la, lb = ws[_CLS, a], ws[_CLS, b]
+    if la == lb:
+        return True
+    va, vb = ws[_CVAL, la], ws[_CVAL, lb]
+    if va >= 0 and vb >= 0 and va != vb:
+        return False
+    if ws[_CSIZE, la] < ws[_CSIZE, lb]:
+        la, lb = lb, la
+        va, vb = vb, va
+    j = lb  # relabel the smaller class; its cells' clue corners may see a new pair
+    while True:
+        ws[_CLS, j] = la
+        _push_corners(ws, ends, C, clues, j)
+        j = ws[_CNEXT, j]
+        if j == lb:
+            break
+    ws[_CNEXT, la], ws[_CNEXT, lb] = ws[_CNEXT, lb], ws[_CNEXT, la]
+    ws[_CSIZE, la] += ws[_CSIZE, lb]
+    if va < 0 and vb >= 0:
+        ws[_CVAL, la] = vb
+    if va >= 0 or vb >= 0:
+        _push_members(ws, ends, la)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _rule_out(ws, ends, o, bits):
+    """Rule the shapes ``bits`` out for the pairs of cell ``o`` (rule 5)."""
+    if ws[_VBITS, o] & bits:
+        ws[_VBITS, o] &= ~bits
+        _push(ws, ends, _VQ, _VQ_END, o)
+
+
+@njit(cache=True, nogil=True)
+def _assign(ws, ends, R, C, clues, hard, i, v):
+    """Give cell ``i`` slash ``v`` and record what follows; False on a contradiction."""
+    cur = ws[_CELL, i]
+    if cur == v:
+        return True
+    if cur >= 0:
+        return False
+    W = C + 1
+    r = i // C
+    tl = i + r
+    if v == 1:
+        a, b, d1, d2 = tl, tl + W + 1, tl + 1, tl + W
+    else:
+        a, b, d1, d2 = tl + 1, tl + W, tl, tl + W + 1
+    la, lb = ws[_COMP, a], ws[_COMP, b]
+    if la == lb:
+        return False  # a loop
+    ws[_CELL, i] = v
+    _push_corners(ws, ends, C, clues, i)
+    # join the components of a and b: relabel the smaller one, whose points' cells may now
+    # close a loop (rule 2)
+    exits = ws[_EXITS, la] + ws[_EXITS, lb] - 2
+    border = ws[_BORDER, la] | ws[_BORDER, lb]
+    if ws[_PSIZE, la] < ws[_PSIZE, lb]:
+        la, lb = lb, la
+    q = lb
+    while True:
+        ws[_COMP, q] = la
+        _push_around(ws, ends, R, C, q)
+        q = ws[_PNEXT, q]
+        if q == lb:
+            break
+    ws[_PNEXT, la], ws[_PNEXT, lb] = ws[_PNEXT, lb], ws[_PNEXT, la]
+    ws[_PSIZE, la] += ws[_PSIZE, lb]
+    ws[_EXITS, la] = exits
+    ws[_BORDER, la] = border
+    # the other diagonal's ends lose an exit where they have no clue
+    if clues[d1] < 0:
+        ws[_EXITS, ws[_COMP, d1]] -= 1
+    if clues[d2] < 0:
+        ws[_EXITS, ws[_COMP, d2]] -= 1
+    if not hard:
+        return True
+    if border == 0 and exits <= 1:
+        _dead_end(ws, ends, R, C, la)
+    for d in (d1, d2):
+        ld = ws[_COMP, d]
+        if ws[_DEAD, ld] == 0 and ws[_BORDER, ld] == 0 and ws[_EXITS, ld] <= 1:
+            _dead_end(ws, ends, R, C, ld)
+    lc = ws[_CLS, i]
+    if ws[_CVAL, lc] < 0:
+        ws[_CVAL, lc] = v
+        if ws[_CSIZE, lc] > 1:
+            _push_members(ws, ends, lc)
+    elif ws[_CVAL, lc] != v:
+        return False
+    c = i - r * C
+    # shapes this slash contradicts: as the left cell '\' rules out '^', '/' rules out 'v';
+    # as the right cell the reverse; as the upper cell '\' rules out '<', '/' '>'; as the
+    # lower cell the reverse
+    if c + 1 < C:
+        _rule_out(ws, ends, i, _CARET if v == 1 else _V)
+    if c > 0:
+        _rule_out(ws, ends, i - 1, _V if v == 1 else _CARET)
+    if r + 1 < R:
+        _rule_out(ws, ends, i, _LT if v == 1 else _GT)
+    if r > 0:
+        _rule_out(ws, ends, i - C, _GT if v == 1 else _LT)
+    return True
+
+
+# ------------------------------------------------------------------------------- checks
+
+
+@njit(cache=True, nogil=True)
+def _check_point(ws, ends, R, C, clues, hard, p):
+    """Rules 1 and 3 at clue point ``p``; False on a contradiction."""
+    W = C + 1
+    y = p // W
+    x = p - y * W
+    n = 0
+    if x > 0 and y > 0:
+        ws[_NEAR, n], ws[_TOUCH, n] = (y - 1) * C + x - 1, 1  # NW
+        n += 1
+    if x > 0 and y < R:
+        ws[_NEAR, n], ws[_TOUCH, n] = y * C + x - 1, 0  # SW
+        n += 1
+    if x < C and y < R:
+        ws[_NEAR, n], ws[_TOUCH, n] = y * C + x, 1  # SE
+        n += 1
+    if x < C and y > 0:
+        ws[_NEAR, n], ws[_TOUCH, n] = (y - 1) * C + x, 0  # NE
+        n += 1
+    need = clues[p]
+    free = 0
+    for k in range(n):
+        v = ws[_CELL, ws[_NEAR, k]]
+        if v < 0:
+            free += 1
+        elif v == ws[_TOUCH, k]:
+            need -= 1
+    m1 = m2 = -1
+    if hard and free >= 2:
+        # the first pair of adjacent undecided cells in one class, starting with (last, first)
+        for k in range(n):
+            a, b = ws[_NEAR, (k + n - 1) % n], ws[_NEAR, k]
+            if (a != b and ws[_CELL, a] < 0 and ws[_CELL, b] < 0
+                    and ws[_CLS, a] == ws[_CLS, b]):
+                m1, m2 = a, b
+                need -= 1
+                free -= 2
+                break
+    if need < 0 or need > free:
+        return False
+    if free > 0 and (need == 0 or need == free):
+        for k in range(n):
+            j = ws[_NEAR, k]
+            if ws[_CELL, j] < 0 and j != m1 and j != m2:
+                t = ws[_TOUCH, k]
+                if not _assign(ws, ends, R, C, clues, hard, j, t if need else 1 - t):
+                    return False
+    elif hard and free == 2 and need == 1:
+        first = -1
+        for k in range(n):
+            j = ws[_NEAR, k]
+            if ws[_CELL, j] < 0 and j != m1 and j != m2:
+                if first < 0:
+                    first = k
+                elif k == first + 1 or (first == 0 and k == 3):
+                    return _merge_classes(ws, ends, C, clues, ws[_NEAR, first], j)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _dead_pair(ws, a, b):
+    """Whether joining components ``a`` and ``b`` would wall them in (rule 4)."""
+    return (ws[_BORDER, a] == 0 and ws[_BORDER, b] == 0 and ws[_EXITS, a] <= 1
+            and ws[_EXITS, b] <= 1)
+
+
+@njit(cache=True, nogil=True)
+def _check_cell(ws, ends, R, C, clues, hard, i):
+    """Rules 2, 3 and 4 at cell ``i``; False on a contradiction."""
+    if ws[_CELL, i] >= 0:
+        return True
+    W = C + 1
+    tl = i + i // C
+    a, b = ws[_COMP, tl], ws[_COMP, tl + W + 1]
+    no_back = a == b or (hard and _dead_pair(ws, a, b))  # '\' impossible
+    a, b = ws[_COMP, tl + 1], ws[_COMP, tl + W]
+    no_fore = a == b or (hard and _dead_pair(ws, a, b))  # '/' impossible
+    if hard:
+        v = ws[_CVAL, ws[_CLS, i]]
+        if v == 0:
+            no_back = True
+        elif v == 1:
+            no_fore = True
+    if no_back and no_fore:
+        return False
+    if no_back:
+        return _assign(ws, ends, R, C, clues, hard, i, 0)
+    if no_fore:
+        return _assign(ws, ends, R, C, clues, hard, i, 1)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _check_pair(ws, ends, R, C, clues, i):
+    """Rule 5 at cell ``i``'s pairs: equal cells, and shapes carried across a 2; False on a
+    contradiction."""
+    W = C + 1
+    r = i // C
+    c = i - r * C
+    bits = ws[_VBITS, i]
+    if c + 1 < C:
+        gone = ~bits & _H_BITS
+        if gone == _H_BITS and not _merge_classes(ws, ends, C, clues, i, i + 1):
+            return False
+        if gone:
+            if r > 0 and clues[r * W + c + 1] == 2:
+                _rule_out(ws, ends, i - C, gone)
+            if r + 1 < R and clues[(r + 1) * W + c + 1] == 2:
+                _rule_out(ws, ends, i + C, gone)
+    if r + 1 < R:
+        gone = ~bits & _V_BITS
+        if gone == _V_BITS and not _merge_classes(ws, ends, C, clues, i, i + C):
+            return False
+        if gone:
+            if c > 0 and clues[(r + 1) * W + c] == 2:
+                _rule_out(ws, ends, i - 1, gone)
+            if c + 1 < C and clues[(r + 1) * W + c + 1] == 2:
+                _rule_out(ws, ends, i + 1, gone)
+    return True
+
+
+# ------------------------------------------------------------------------------- engine
+
+
+@njit(cache=True, nogil=True)
+def _reset(ws, ends, R, C, clues, hard):
+    """Load a puzzle: every cell undecided and queued, every clue point queued."""
+    W = C + 1
+    P = (R + 1) * W
+    ends[:] = 0
+    for p in range(P):
+        y = p // W
+        x = p - y * W
+        k = clues[p]
+        ws[_COMP, p] = p
+        ws[_PNEXT, p] = p
+        ws[_PSIZE, p] = 1
+        ws[_EXITS, p] = k if k >= 0 else 4
+        inner = 0 < y < R and 0 < x < C
+        ws[_BORDER, p] = 0 if inner else 1
+        ws[_DEAD, p] = 1 if inner and 0 <= k <= 1 else 0  # its cells are all queued below
+        ws[_INPQ, p] = 0
+        if k >= 0:
+            _push(ws, ends, _PQ, _PQ_END, p)
+    for i in range(R * C):
+        ws[_CELL, i] = -1
+        ws[_CLS, i] = i
+        ws[_CNEXT, i] = i
+        ws[_CSIZE, i] = 1
+        ws[_CVAL, i] = -1
+        ws[_VBITS, i] = _H_BITS | _V_BITS
+        ws[_INCQ, i] = 0
+        ws[_INVQ, i] = 0
+        _push(ws, ends, _CQ, _CQ_END, i)
+    if not hard:
+        return
+    for y in range(1, R):
+        for x in range(1, C):
+            k = clues[y * W + x]
+            nw, sw, ne = (y - 1) * C + x - 1, y * C + x - 1, (y - 1) * C + x
+            if k == 1:  # no shape points at it
+                _rule_out(ws, ends, nw, _V | _GT)
+                _rule_out(ws, ends, sw, _CARET)
+                _rule_out(ws, ends, ne, _LT)
+            elif k == 3:  # no shape points away from it
+                _rule_out(ws, ends, nw, _CARET | _LT)
+                _rule_out(ws, ends, sw, _V)
+                _rule_out(ws, ends, ne, _GT)
+
+
+@njit(cache=True, nogil=True)
+def _run(ws, ends, R, C, clues, level):
+    """:func:`deduce` on the scratch's arrays."""
+    hard = level >= HARD
+    _reset(ws, ends, R, C, clues, hard)
+    while True:
+        if ends[_PQ_END] < ends[_PQ_END + 1]:
+            p = _pop(ws, ends, _PQ, _PQ_END)
+            ok = _check_point(ws, ends, R, C, clues, hard, p)
+        elif ends[_CQ_END] < ends[_CQ_END + 1]:
+            ok = _check_cell(ws, ends, R, C, clues, hard, _pop(ws, ends, _CQ, _CQ_END))
+        elif ends[_VQ_END] < ends[_VQ_END + 1]:
+            ok = _check_pair(ws, ends, R, C, clues, _pop(ws, ends, _VQ, _VQ_END))
+        else:
+            break
+        if not ok:
+            return _NONE
+    for i in range(R * C):
+        if ws[_CELL, i] < 0:
+            return _STALLED
+    return _SOLVED
+
+
+@njit(cache=True, nogil=True)
+def deduce(R, C, clues, level, s):
+    """Run the rules of ``level`` (EASY or HARD) on ``clues`` to a fixed point in ``s``.
+
+    Returns 1 when they fill the grid (``s.ws[0, :R * C]``, the only solution), 2 when they
+    stall, 0 on a contradiction (no solution).
+    """
+    return _run(s.ws, s.ends, R, C, clues, level)
+
+
+@njit(cache=True, nogil=True)
+def grade(R, C, clues, s):
+    """Tatham's grade of a puzzle: EASY, HARD, IMPOSSIBLE or HARDER (ambiguous or beyond)."""
+    for level in (EASY, HARD):
+        found = deduce(R, C, clues, level, s)
+        if found == _SOLVED:
+            return level
+        if found == _NONE:
+            return IMPOSSIBLE
+    return HARDER
+
+
+def grade_batch(batch) -> np.ndarray:
+    """The grade (an index into :data:`GRADES`) of every puzzle of a batch (the layout of
+    :mod:`solvers.slant`)."""
+    rows = np.asarray(batch["rows"], dtype=np.int64)
+    cols = np.asarray(batch["cols"], dtype=np.int64)
+    offsets = np.asarray(batch["offsets"], dtype=np.int64)
+    clues = np.ascontiguousarray(batch["clues"], dtype=np.int8)
+    out = np.zeros(rows.shape[0], dtype=np.uint8)
+    if rows.shape[0] == 0:
+        return out
+    s = make_scratch(int(np.diff(offsets).max()))
+    for j in range(rows.shape[0]):
+        out[j] = grade(int(rows[j]), int(cols[j]), clues[offsets[j]:offsets[j + 1]], s)
+    return out
