@@ -512,8 +512,8 @@ CASES = {
         at(6, "jobs[0] (w): 'boards.generate': expected a mapping with n, density, count, seed "
               "(and rows), not 5")),
     "slant-generate-density": generate_key("density", "0.5", "'puzzles.generate.density': "
-                                           "unknown key: expected one of count, n, rows, seed",
-                                           "slant"),
+                                           "unknown key: expected one of count, difficulty, "
+                                           "n, rows, seed", "slant"),
     "slant-generate-n-empty": generate_key("n", "[]", "'puzzles.generate.n': is an empty list: "
                                            f"expected {SLANT_SIDES}", "slant"),
     "slant-generate-n-zero": generate_key("n", "0", "'puzzles.generate.n': 0 is out of range: "
