@@ -147,7 +147,8 @@ def moments(hist: Mapping[tuple[int, int], int], cells: int,
     one = Fraction(1) if isinstance(p, Fraction) else 1.0
     mean = second = 0 * one
     for (w, m), n in hist.items():
-        weight = n * p ** w * (one - p) ** (cells - w)
+        w, m = int(w), int(m)  # numpy integers would wrap around in Fraction arithmetic
+        weight = int(n) * p ** w * (one - p) ** (cells - w)
         mean += m * weight
         second += m * m * weight
     return mean, second - mean * mean

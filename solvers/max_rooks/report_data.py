@@ -122,7 +122,8 @@ def exact_curves(boards: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 def _hist(boards: np.ndarray) -> dict[tuple[int, int], int]:
     """The ``{(walls, max): boards}`` form of :mod:`.exact` of a ``boards[w, m]`` array."""
-    return {(w, m): int(boards[w, m]) for w, m in zip(*np.nonzero(boards), strict=True)}
+    return {(int(w), int(m)): int(boards[w, m])
+            for w, m in zip(*np.nonzero(boards), strict=True)}
 
 
 def exact_rows(found: Mapping[tuple[int, int], np.ndarray], ps: Sequence[float]) -> Any:

@@ -81,6 +81,10 @@ def test_polynomials_sum_to_one_and_match_direct_sums():
     assert sum(a * p**k for k, a in enumerate(mean_polynomial(hist, 16))) == mean
     assert moments(hist, 16, Fraction(0))[0] == 4  # no walls: one rook per row
     assert moments(hist, 16, Fraction(1)) == (0, 0)  # all walls
+    # numpy integer keys and counts (as a report builds them) must not wrap around
+    big = histograms(_table(6, 6))[(6, 6)]
+    as_numpy = {(np.int64(w), np.int64(m)): np.int64(n) for (w, m), n in big.items()}
+    assert moments(as_numpy, 36, Fraction(1, 2)) == moments(big, 36, Fraction(1, 2))
 
 
 def test_a_fixed_seed_monte_carlo_run_lies_in_the_exact_99_9_percent_interval():
