@@ -67,7 +67,15 @@ from .generate import MAX_SIDE, generate, seconds_per_board
 from .match import cover_segments, match_batch
 from .report import report
 from .summary import SUMMARY, summarize
-from .tables import BOARDS, CELL_CHARS, MAXIMA, batch_to_table, result_table, table_to_batch
+from .tables import (
+    BOARDS,
+    CELL_CHARS,
+    COUNT_STATUS,
+    MAXIMA,
+    batch_to_table,
+    result_table,
+    table_to_batch,
+)
 
 __all__ = [
     "PROBLEM", "DfsResult", "make_batch", "board_at", "check_batch", "generate",
@@ -174,7 +182,6 @@ def _count_column(limbs: np.ndarray) -> np.ndarray:
     return out
 
 
-COUNT_STATUS = ("counted", "too_wide", "too_large")  # per board, with counts
 
 
 def _with_nulls(values: np.ndarray, keep: np.ndarray) -> np.ndarray:

@@ -28,6 +28,7 @@ from .exact import histograms as exact_histograms
 from .exact import moments
 from .summary import histograms as summary_histograms
 from .summary import statistics, summarize
+from .tables import COUNT_STATUS
 
 __presentation__ = True  # presents results, decides none (solvers.identity)
 
@@ -36,7 +37,7 @@ __all__ = ["GIVEN", "STATUS", "MAXIMA_COLUMNS", "summary_of_maxima", "histogram_
            "max_probabilities", "transposed_key"]
 
 GIVEN = -1.0  # the density of boards that were given, not generated
-STATUS = ("counted", "too_wide", "too_large")  # count_status bins 0, 1, 2
+STATUS = COUNT_STATUS  # count_status bins 0, 1, 2
 MAXIMA_COLUMNS = ["rows", "cols", "density", "max_rooks", "placements_text",
                   "max_placements_text", "count_status"]
 

@@ -24,11 +24,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..contract import Column, Table, count_arrays, count_columns
+from .tables import COUNT_STATUS
 
 __all__ = ["SUMMARY", "STATISTICS", "summarize", "histograms", "statistics"]
 
 STATISTICS = ("max_rooks", "placements_log2", "max_placements_log2", "count_status")
-_STATUS = ("counted", "too_wide", "too_large")
 _KEYS = ("rows", "cols", "density", "statistic", "bin")
 
 SUMMARY = Table(
@@ -44,6 +44,11 @@ SUMMARY = Table(
             "count_status: 0 counted, 1 too_wide, 2 too_large", "", "key"),
      *count_columns("boards", "boards of the group in this bin", "boards")),
     merge="sum", keys=_KEYS)
+
+
+def _nulls_last(key: tuple) -> tuple:
+    """A sort key for group keys holding nulls (a given set's density): nulls after values."""
+    return tuple((v is None, 0 if v is None else v) for v in key)
 
 
 def _bit_length(values: np.ndarray) -> np.ndarray:
@@ -87,7 +92,7 @@ def _binned(chunk: pa.Table, statistic: str, bins: pa.Array) -> pa.Table:
 def summarize(chunks: Iterable[pa.Table], options: Mapping) -> pa.Table:
     """The ``summary`` rows of ``maxima`` rows given in chunks (counts added exactly)."""
     totals: dict[tuple, int] = {}
-    status = pa.array(_STATUS)
+    status = pa.array(COUNT_STATUS)
     for chunk in chunks:
         parts = [_binned(chunk, "max_rooks", chunk.column("max_rooks").combine_chunks())]
         if options.get("counts"):
@@ -103,7 +108,7 @@ def summarize(chunks: Iterable[pa.Table], options: Mapping) -> pa.Table:
                                         strict=True):
                 key = (r, c, d, s, b)
                 totals[key] = totals.get(key, 0) + n
-    keys = sorted(totals, key=lambda k: tuple((v is None, v or 0) for v in k))
+    keys = sorted(totals, key=_nulls_last)
     boards, text = count_arrays([totals[k] for k in keys])
     columns = {name: pa.array([k[i] for k in keys], SUMMARY.columns[i].type)
                for i, name in enumerate(_KEYS)}
@@ -143,8 +148,7 @@ def statistics(table: pa.Table):
     import pandas as pd
 
     records = []
-    for (r, c, d), hist in sorted(histograms(table).items(),
-                                  key=lambda kv: tuple((v is None, v or 0) for v in kv[0])):
+    for (r, c, d), hist in sorted(histograms(table).items(), key=lambda kv: _nulls_last(kv[0])):
         values = np.array(sorted(hist), dtype=np.int64)
         weights = [hist[v] for v in values]
         n = sum(weights)

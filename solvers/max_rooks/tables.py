@@ -16,10 +16,11 @@ from .. import gridtext
 from ..contract import COUNT_TYPE, Column, Table, count_arrays, count_columns
 from ..schema import ParamError
 
-__all__ = ["CELL_CHARS", "BOARDS", "MAXIMA", "batch_to_table", "table_to_batch",
+__all__ = ["CELL_CHARS", "COUNT_STATUS", "BOARDS", "MAXIMA", "batch_to_table", "table_to_batch",
            "result_table"]
 
 CELL_CHARS = ".X"  # cell code 0 (open) is '.', 1 (wall) is 'X'
+COUNT_STATUS = ("counted", "too_wide", "too_large")  # per board, with counts: codes 0, 1, 2
 
 _ID = Column("board_id", pa.int64(), "the board's id: its index within its generated group, "
              "or as given (0, 1, ... in seed-file order)")
