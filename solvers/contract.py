@@ -509,9 +509,13 @@ class InstanceProblem(Problem):
         if self.summary is not None and point.table == self.summary.name:
             return self.summarize(self._solved(point, lo, hi, rows, options), options)
         if rows is None:
-            rows = self.generate(Point(self.set_table.name, point.params["generate"],
-                                       point.units, 0.0, point.label), lo, hi)
+            rows = self._generated(point, lo, hi)
         return self.solve_rows(rows, options)
+
+    def _generated(self, point: Point, lo: int, hi: int) -> pa.Table:
+        """Instances ``lo..hi-1`` of the generated group a solving point stands for."""
+        return self.generate(Point(self.set_table.name, point.params["generate"], point.units,
+                                   0.0, point.label), lo, hi)
 
     def _solved(self, point: Point, lo: int, hi: int, rows: pa.Table | None,
                 options: Mapping) -> Iterator[pa.Table]:
@@ -522,6 +526,5 @@ class InstanceProblem(Problem):
             if rows is not None:
                 chunk = rows.slice(a - lo, b - a)
             else:
-                chunk = self.generate(Point(self.set_table.name, point.params["generate"],
-                                            point.units, 0.0, point.label), a, b)
+                chunk = self._generated(point, a, b)
             yield self.solve_rows(chunk, options)

@@ -81,7 +81,7 @@ def _compute(point: Point, lo: int, hi: int) -> pa.Table:
     """The ``distribution`` rows of every board of the point's shape (its one unit)."""
     rows, cols = point.params["rows"], point.params["cols"]
     units = len(first_rows(oriented(rows, cols)[1])[0])
-    hist, _ = distribution_units(rows, cols, 0, units if hi > lo else 0)
+    hist, _ = distribution_units(rows, cols, 0, units)
     walls, maxima = np.nonzero(hist != 0)
     boards, text = count_arrays([hist[w, m] for w, m in zip(walls, maxima, strict=True)])
     n = len(walls)

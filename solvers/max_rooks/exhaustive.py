@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["MAX_CELLS", "MAX_NARROW", "oriented", "first_rows", "distribution",
-           "distribution_units", "state_counts"]
+           "distribution_units"]
 
 MAX_CELLS = 127  # two 64-bit limbs hold 2**cells exactly
 MAX_NARROW = 9  # the narrow side: a state has 2**(narrow+1) entries
@@ -251,8 +251,3 @@ def distribution(rows: int, cols: int) -> np.ndarray:
     _, width = _check(rows, cols)
     return distribution_units(rows, cols, 0, len(first_rows(width)[0]))[0]
 
-
-def state_counts(rows: int, cols: int) -> int:
-    """The largest number of states one work unit holds at once (the program's memory)."""
-    _, width = _check(rows, cols)
-    return distribution_units(rows, cols, 0, len(first_rows(width)[0]))[1]
