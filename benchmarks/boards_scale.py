@@ -49,6 +49,7 @@ cluster: {{kind: local, workers: {workers}, dashboard_address: "127.0.0.1:0"}}
 jobs:
   - name: walled
     problem: max_rooks
+    keep: {keep}
     boards: {{generate: {{n: 8, density: 0.25, count: {count}, seed: 1}}}}
 """
 
@@ -81,7 +82,8 @@ def measure(count: int, workers: int, scratch: Path) -> dict:
     import pyarrow.parquet as pq
 
     folder = Path(tempfile.mkdtemp(prefix=f"boards-{count}-", dir=scratch))
-    (folder / "config.yaml").write_text(CONFIG.format(workers=workers, count=count))
+    (folder / "config.yaml").write_text(CONFIG.format(workers=workers, count=count,
+                                                      keep="boards"))
     first = run_once(folder, "run1.log")
     table = folder / "results" / "walled" / "maxima.parquet"
     state = folder / ".boardsweep" / "results"

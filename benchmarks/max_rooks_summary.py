@@ -24,18 +24,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from boards_scale import run_once  # noqa: E402
+from boards_scale import CONFIG, run_once  # noqa: E402
 from common import SAMPLE_SECONDS, MiB, conditions, disk_use, markdown  # noqa: E402
-
-CONFIG = """\
-output: results
-cluster: {{kind: local, workers: {workers}, dashboard_address: "127.0.0.1:0"}}
-jobs:
-  - name: walled
-    problem: max_rooks
-    keep: {keep}
-    boards: {{generate: {{n: 8, density: 0.25, count: {count}, seed: 1}}}}
-"""
 
 
 def measure(count: int, keep: str, workers: int, scratch: Path) -> dict:
