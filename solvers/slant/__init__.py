@@ -44,7 +44,7 @@ from ..contract import InstanceProblem, Judge, Point
 from ..schema import Choice, Field, Integer, IntegerSet, ParamError, Record
 from . import format as text_format
 from .generate import MIN_HARD_SIDE, generate
-from .kernel import CHECK, make_workspace, reset, search
+from .kernel import CHECK, make_workspace, solve_range
 from .levels import LEVELS
 from .report import report
 from .tables import (
@@ -64,7 +64,6 @@ __all__ = [
 ]
 
 NONE, UNIQUE, MULTIPLE = 0, 1, 2
-_TWO = np.int64(2)  # the search stops at the second solution
 MAX_SIDE = 46339  # (46339 + 1)**2 < 2**31: a generated puzzle's clue string fits an Arrow string
 
 
@@ -117,73 +116,77 @@ def _checked(batch: Mapping[str, np.ndarray]) -> tuple[np.ndarray, ...]:
     return rows, cols, offsets, clues
 
 
+class _Run:
+    """A validated batch, its output columns and one workspace, for :func:`solve_range`."""
+
+    def __init__(self, batch: Mapping[str, np.ndarray], check: int) -> None:
+        self.rows, self.cols, self.offsets, self.clues = _checked(batch)
+        k = self.rows.shape[0]
+        most = int(((self.rows + 1) * (self.cols + 1)).max()) if k else 1
+        self.ws, self.st = make_workspace(most)  # one workspace for the whole batch
+        self.sol = np.empty(most, dtype=np.int64)
+        self.first = np.full(most, -1, dtype=np.int64)  # no preferred values: it guesses
+        self.check = np.int64(check)
+        self.status = np.zeros(k, dtype=np.uint8)
+        self.nodes = np.zeros(k, dtype=np.int64)
+        self.cells = np.zeros(k + 1, dtype=np.int64)
+        np.cumsum(self.rows * self.cols, out=self.cells[1:])
+        self.solution = np.empty(int(self.cells[-1]), dtype=np.uint8)
+
+    def solve(self, lo: int, hi: int) -> None:
+        """Solve puzzles ``lo..hi-1`` into the output columns."""
+        solve_range(self.rows, self.cols, self.offsets, self.clues, lo, hi, self.cells[lo],
+                    self.ws, self.st, self.sol, self.first, self.check, self.status,
+                    self.nodes, self.solution)
+
+    def result(self) -> dict[str, np.ndarray]:
+        """The result columns; a puzzle with no solution keeps none."""
+        found = self.status > 0
+        sizes = np.zeros_like(self.cells)
+        np.cumsum(np.where(found, np.diff(self.cells), 0), out=sizes[1:])
+        keep = np.repeat(found, np.diff(self.cells))
+        return {"status": self.status, "solution_offsets": sizes,
+                "solution": self.solution[keep], "nodes": self.nodes}
+
+
+def _options(check: int, options: Mapping) -> None:
+    if options:
+        raise ParamError(f"unknown option '{next(iter(options))}': slant takes only check")
+    if check < 1:
+        raise ParamError(f"check must be >= 1, not {check}")
+
+
 def solve_batch(
     batch: Mapping[str, np.ndarray], *, check: int = CHECK, **options
 ) -> dict[str, np.ndarray]:
     """Solve every puzzle of ``batch``: status (none/unique/multiple), a solution, nodes.
 
-    ``check`` tunes the search (the first node budget of a check, see
+    The whole batch is one call into numba (:func:`solvers.slant.kernel.solve_range`), with
+    one workspace.  ``check`` tunes the search (the first node budget of a check, see
     :func:`solvers.slant.kernel.search`); the answers never depend on it, only the nodes and
     the time.
     """
-    if options:
-        raise ParamError(f"unknown option '{next(iter(options))}': slant takes only check")
-    if check < 1:
-        raise ParamError(f"check must be >= 1, not {check}")
-    rows, cols, offsets, clues = _checked(batch)
-    k = rows.shape[0]
-    most = int(((rows + 1) * (cols + 1)).max()) if k else 1
-    ws, st = make_workspace(most)  # one workspace for the whole batch
-    sol = np.empty(most, dtype=np.int64)
-    first = np.full(most, -1, dtype=np.int64)  # no preferred values: the search guesses
-    status = np.zeros(k, dtype=np.uint8)
-    nodes = np.zeros(k, dtype=np.int64)
-    sizes = np.zeros(k + 1, dtype=np.int64)
-    solutions = []
-    for j in range(k):
-        R, C = int(rows[j]), int(cols[j])
-        reset(ws, st, R, C, clues[offsets[j]:offsets[j + 1]])
-        found, nodes[j] = search(ws, st, R, C, _TWO, sol, first, True, int(check), 0)
-        status[j] = found
-        if found:
-            sizes[j + 1] = R * C
-            solutions.append(sol[:R * C].astype(np.uint8))
-    return {
-        "status": status,
-        "solution_offsets": np.cumsum(sizes),
-        "solution": np.concatenate(solutions) if solutions else np.zeros(0, dtype=np.uint8),
-        "nodes": nodes,
-    }
+    _options(check, options)
+    run = _Run(batch, check)
+    run.solve(0, run.status.shape[0])
+    return run.result()
 
 
-def solve_each(batch: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """:func:`solve_batch` one puzzle at a time after a warm-up, adding ``seconds``: each
+def solve_each(batch: Mapping[str, np.ndarray], *, check: int = CHECK,
+               **options) -> dict[str, np.ndarray]:
+    """:func:`solve_batch` one puzzle per call after a warm-up, adding ``seconds``: each
     puzzle's wall time (the kernels already loaded, so the first is not the loading)."""
+    _options(check, options)
     _warm()
-    k = len(batch["rows"])
-    offsets = np.asarray(batch["offsets"], dtype=np.int64)
-    status = np.zeros(k, dtype=np.uint8)
-    nodes = np.zeros(k, dtype=np.int64)
+    run = _Run(batch, check)
+    k = run.status.shape[0]
     seconds = np.zeros(k, dtype=np.float64)
-    sizes = np.zeros(k + 1, dtype=np.int64)
-    solutions = []
+    clock = time.perf_counter
     for j in range(k):
-        a, b = int(offsets[j]), int(offsets[j + 1])
-        one = {"rows": batch["rows"][j:j + 1], "cols": batch["cols"][j:j + 1],
-               "offsets": np.array([0, b - a], dtype=np.int64), "clues": batch["clues"][a:b]}
-        start = time.perf_counter()
-        out = solve_batch(one)
-        seconds[j] = time.perf_counter() - start
-        status[j], nodes[j] = out["status"][0], out["nodes"][0]
-        sizes[j + 1] = out["solution"].shape[0]
-        solutions.append(out["solution"])
-    return {
-        "status": status,
-        "solution_offsets": np.cumsum(sizes),
-        "solution": np.concatenate(solutions) if solutions else np.zeros(0, dtype=np.uint8),
-        "nodes": nodes,
-        "seconds": seconds,
-    }
+        start = clock()
+        run.solve(j, j + 1)
+        seconds[j] = clock() - start
+    return {**run.result(), "seconds": seconds}
 
 
 # ----------------------------------------------------------------------------- the problem

@@ -75,6 +75,7 @@ __all__ = [
     "probe",
     "search",
     "CHECK",
+    "solve_range",
 ]
 
 SWEEP_RADIUS = 6  # a decision sweeps its group within this many cells of it
@@ -484,3 +485,25 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes):
         nodes += 1
         if nodes > max_nodes > 0:
             return -1, nodes  # over budget: undecided
+
+
+@njit(cache=True, nogil=True)
+def solve_range(rows, cols, offsets, clues, lo, hi, at, ws, st, sol, first, check, status,
+                nodes, solution):
+    """Solve puzzles ``lo..hi-1`` of a batch in one call, no Python between them.
+
+    Puzzle ``j``'s verdict (solutions found, at most 2) goes to ``status[j]``, its nodes to
+    ``nodes[j]`` and its first solution, if any, to ``solution`` from the cells of the puzzles
+    before it on (``at``: the cells before puzzle ``lo``).  One workspace serves every
+    puzzle; its size tables are refilled only when the size changes.
+    """
+    for j in range(lo, hi):
+        R = rows[j]
+        C = cols[j]
+        reset(ws, st, R, C, clues[offsets[j]:offsets[j + 1]])
+        found, nodes[j] = search(ws, st, R, C, np.int64(2), sol, first, True, check, 0)
+        status[j] = found
+        if found:
+            for k in range(R * C):
+                solution[at + k] = sol[k]
+        at += R * C

@@ -88,7 +88,9 @@ _NTR = 2  # trail length
 _NPQ = 3  # probe queue length
 _NCAND = 4  # length of _CAND
 _WIT = 5  # a cell both of whose values failed in the last failed step, or -1
-_ST = 6
+_GEOM_R = 6  # rows and columns of the size _AROUND and _TL hold (0 before the first reset)
+_GEOM_C = 7
+_ST = 8
 
 
 def make_workspace(points: int) -> tuple[np.ndarray, np.ndarray]:
@@ -98,48 +100,66 @@ def make_workspace(points: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, nogil=True)
-def reset(ws, st, R, C, clues):
-    """Load ``clues`` (one per point) into the workspace: every cell undecided, no slashes."""
+def _geometry(ws, st, R, C):
+    """Fill the tables that depend on the size alone (``_AROUND``, ``_TL``) unless ``st``
+    says they already hold an ``R`` x ``C`` puzzle's."""
+    if st[_GEOM_R] == R and st[_GEOM_C] == C:
+        return
     W = C + 1
-    cell, inpq, tl = ws[_CELL], ws[_INPQ], ws[_TL]
     for i in range(R * C):
-        cell[i] = -1
-        inpq[i] = 0
-        tl[i] = i + i // C
-    clue, touch, free = ws[_CLUE], ws[_TOUCH], ws[_FREE]
-    comp, nxt, size, inq, forced = ws[_COMP], ws[_NEXT], ws[_SIZE], ws[_INQ], ws[_FORCED]
-    queue, weight = ws[_QUEUE], ws[_WEIGHT]
-    nq = 0
+        ws[_TL, i] = i + i // C
     for p in range((R + 1) * W):
-        y = p // W
-        x = p - y * W
-        clue[p] = clues[p]
-        touch[p] = 0
-        free[p] = (2 if 0 < y < R else 1) * (2 if 0 < x < C else 1)
-        comp[p] = p
-        nxt[p] = p
-        size[p] = 1
-        inq[p] = 0
-        weight[p] = 1 if clues[p] >= 0 else 0
         for d in range(4):
             ws[_AROUND + d, p] = _around(p, d, R, C)
-        if clues[p] >= 0:
-            inq[p] = 1
-            queue[nq] = p
-            nq += 1
-    for i in range(R * C):
+    st[_GEOM_R] = R
+    st[_GEOM_C] = C
+
+
+@njit(cache=True, nogil=True)
+def reset(ws, st, R, C, clues):
+    """Load ``clues`` (one per point) into the workspace: every cell undecided, no slashes."""
+    _geometry(ws, st, R, C)
+    W = C + 1
+    n = R * C
+    cell, inpq, forced = ws[_CELL], ws[_INPQ], ws[_FORCED]
+    ok, skip, imp0, imp1 = ws[_OK], ws[_SKIP], ws[_IMP], ws[_IMP + 1]
+    for i in range(n):
+        cell[i] = -1
+        inpq[i] = 0
         forced[i] = 0
+        ok[i] = 0
+        skip[i] = 0
+        imp0[i] = 0
+        imp1[i] = 0
+    clue, touch, free = ws[_CLUE], ws[_TOUCH], ws[_FREE]
+    comp, nxt, size, inq = ws[_COMP], ws[_NEXT], ws[_SIZE], ws[_INQ]
+    queue, weight = ws[_QUEUE], ws[_WEIGHT]
+    nq = 0
+    p = 0
+    for y in range(R + 1):
+        fy = 2 if 0 < y < R else 1
+        for x in range(W):
+            k = clues[p]
+            clue[p] = k
+            touch[p] = 0
+            free[p] = fy * (2 if 0 < x < C else 1)
+            comp[p] = p
+            nxt[p] = p
+            size[p] = 1
+            if k >= 0:
+                weight[p] = 1
+                inq[p] = 1
+                queue[nq] = p
+                nq += 1
+            else:
+                weight[p] = 0
+                inq[p] = 0
+            p += 1
     st[_NQ] = nq
     st[_NP] = 0
     st[_NTR] = 0
     st[_NPQ] = 0
     st[_NCAND] = 0
-    ok, skip, imp0, imp1 = ws[_OK], ws[_SKIP], ws[_IMP], ws[_IMP + 1]
-    for i in range(R * C):
-        ok[i] = 0
-        skip[i] = 0
-        imp0[i] = 0
-        imp1[i] = 0
 
 
 @njit(cache=True, nogil=True)
