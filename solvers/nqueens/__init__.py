@@ -2,8 +2,10 @@
 U(n), its fundamental solutions (classes under the 8 symmetries of the square), and every
 solution, as a count problem of the contract (:data:`PROBLEM`).
 
-The searches live in :mod:`.kernel` (numba, imported on first use so that importing this
-package stays cheap), the seed's text format in :mod:`.format`, the report in :mod:`.report`.
+The searches live in :mod:`.kernel` (the walks and the search's notation), :mod:`.symmetry`,
+:mod:`.tree` (prefixes, entry points) and :mod:`.bits` (numba, imported on first use so that
+importing this package stays cheap), the seed's text format in :mod:`.format`, the report in
+:mod:`.report`.
 
 Tables
 ------
@@ -74,10 +76,10 @@ _CHUNK = 1 << 18  # units whose prefixes a task holds at once (int64: 2 MiB per 
 
 
 def _kernel() -> ModuleType:
-    """The numba kernels, imported on first use (numba takes ~0.3 s to import)."""
-    from . import kernel
+    """The numba entry points (:mod:`.tree`), imported on first use (numba takes ~0.3 s)."""
+    from . import tree
 
-    return kernel
+    return tree
 
 
 # --------------------------------------------------------------------------------------------
@@ -129,7 +131,7 @@ def prefixes(params: Mapping, depth: int) -> Prefixes:
     else:
         k = _paths(n, depth, 1 << 62)
         out = np.empty((k, depth), np.int64)
-        _kernel()._select(n, depth, np.arange(k, dtype=np.int64), k, out)
+        _kernel().select(n, depth, np.arange(k, dtype=np.int64), k, out)
         choices = out.astype(np.int16)
     return Prefixes(choices, np.ones(choices.shape[0], np.int64))
 
@@ -149,7 +151,7 @@ def count(params: Mapping, prefixes: Prefixes) -> CountResult:
     counts = np.zeros(k, np.int64)
     classes = np.zeros(k, np.int64)
     nodes = np.zeros(k, np.int64)
-    _kernel()._count_batch(n, choices, counts, classes, nodes)
+    _kernel().count_batch(n, choices, counts, classes, nodes)
     if k and (nodes.min() < 0 or nodes.max() >= NODE_LIMIT):
         raise OverflowError("a prefix needed 2**60 nodes or more: its count may not fit uint64")
     return CountResult(np.stack([counts, classes], axis=1).astype(np.uint64), nodes)
@@ -158,7 +160,7 @@ def count(params: Mapping, prefixes: Prefixes) -> CountResult:
 def total(n: int) -> tuple[int, int]:
     """(Q(n), nodes) from one symmetric search of the whole board."""
     n = _check_n(n)
-    c, _, k = _kernel()._whole(n)
+    c, _, k = _kernel().whole(n)
     return int(c), int(k)
 
 
@@ -167,7 +169,7 @@ def unique(n: int) -> tuple[int, int]:
     OEIS A002562) from one symmetric search of the whole board, the same search as
     :func:`total`."""
     n = _check_n(n)
-    _, u, k = _kernel()._whole(n)
+    _, u, k = _kernel().whole(n)
     return int(u), int(k)
 
 
@@ -190,7 +192,7 @@ def cost(n: int | Mapping) -> float:
 def _paths(n: int, depth: int, cap: int) -> int:
     """Paths of ``depth`` rows of the symmetric search (n >= 2); more than ``cap`` means more
     than ``cap`` (the count stops there)."""
-    walked, _ = _kernel()._select(n, depth, np.zeros(0, np.int64), cap,
+    walked, _ = _kernel().select(n, depth, np.zeros(0, np.int64), cap,
                                   np.zeros((0, depth), np.int64))
     return int(walked)
 
@@ -231,7 +233,7 @@ def unit_prefixes(n: int, lo: int, hi: int) -> np.ndarray:
     out = np.empty((hi - lo, depth), np.int64)
     if depth == 0:
         return out
-    walked, kept = _kernel()._select(n, depth, wanted, units, out)
+    walked, kept = _kernel().select(n, depth, wanted, units, out)
     if walked != units or kept != hi - lo:
         raise AssertionError(f"n = {n}: walked {walked} of {units} prefixes, kept {kept}")
     return out
@@ -259,7 +261,7 @@ def count_units(n: int, lo: int, hi: int) -> tuple[int, int, int]:
 
 
 def _plain_run(n: int, cols: np.ndarray, out: np.ndarray) -> int:
-    return int(_kernel()._plain_run(n, cols, out))
+    return int(_kernel().plain_run(n, cols, out))
 
 
 def completions(n: int, cols: Sequence[int]) -> int:

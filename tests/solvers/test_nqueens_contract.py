@@ -17,7 +17,7 @@ import pytest
 from solvers import nqueens
 from solvers.contract import Report
 from solvers.nqueens import format as fmt
-from solvers.nqueens import kernel
+from solvers.nqueens import tree
 from solvers.prefixes import interleave, prefix_numbers
 from solvers.schema import Integer, ParamError
 from tests.contract_driver import run_in_process
@@ -139,7 +139,7 @@ def test_selection_kernel_equals_a_numpy_selection(n):
             wanted = np.sort((np.arange(lo, hi, dtype=np.int64) * interleave(max(total, 1))[0])
                              % max(total, 1))
             out = np.full((hi - lo, depth), -7, np.int64)
-            walked, kept = kernel._select(n, depth, wanted, total, out)
+            walked, kept = tree.select(n, depth, wanted, total, out)
             assert (walked, kept) == (total, hi - lo)
             assert (out == every[wanted]).all()
 
@@ -168,7 +168,7 @@ def test_compute_never_lists_every_prefix(monkeypatch):
 
 
 def test_the_walk_stops_at_its_cap():
-    walked, kept = kernel._select(16, 4, np.zeros(0, np.int64), 100, np.zeros((0, 4), np.int64))
+    walked, kept = tree.select(16, 4, np.zeros(0, np.int64), 100, np.zeros((0, 4), np.int64))
     assert 100 < walked < 164 and kept == 0
 
 
@@ -348,7 +348,8 @@ def test_problem_declares_its_tables_and_version():
     from solvers.identity import closure
 
     inside = set(closure(PROBLEM.modules))
-    assert {"solvers.nqueens.kernel", "solvers.nqueens.format", "solvers.prefixes"} <= inside
+    assert {"solvers.nqueens.kernel", "solvers.nqueens.tree", "solvers.nqueens.symmetry",
+            "solvers.nqueens.bits", "solvers.nqueens.format", "solvers.prefixes"} <= inside
     assert "solvers.nqueens.report" not in inside  # presentation: not part of the version
     assert len(PROBLEM.version) == 16
 

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from pipeline.cli import cli
 from solvers import nqueens
-from solvers.nqueens import kernel
+from solvers.nqueens import tree
 from tests.contract_driver import run_in_process
 
 PROBLEM = nqueens.PROBLEM
@@ -104,7 +104,7 @@ def test_kernel_equals_brute_force(n):
 def test_whole_search_gives_a002562_to_16():
     # one in-process search of the kernel per n (n = 16 is ~2 s): Q and U from the same walk
     for n in range(1, 17):
-        q, u, _ = kernel._whole(n)
+        q, u, _ = tree.whole(n)
         assert (int(q), int(u)) == (Q[n], U[n]), n
     assert nqueens.unique(12) == (U[12], nqueens.total(12)[1])
 

@@ -1,0 +1,75 @@
+"""Bit helpers of the N-queens kernels (numba): bit intrinsics, the stack frame and one queen's
+move, written once and inlined into every search of :mod:`.kernel` and :mod:`.tree`.
+
+The masks (``ld``, ``cd``, ``rd``) and the notation are described in :mod:`.kernel`.
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+__all__: list[str] = []  # private to solvers.nqueens
+
+SLOTS = 64  # stack rows per kernel (>= MAX_N + 1 = 33); indices are taken `& 63`, never negative
+
+
+@intrinsic
+def ctz(typingctx, x):
+    """Trailing zero count of a nonzero int64 (the column of a queen bit)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def clz(typingctx, x):
+    """Leading zero count of a nonzero int64."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Set bits of an int64."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
+@njit(cache=True, nogil=True, inline="always")
+def place(ld, cd, rd, bit):
+    """The masks of the next row after a queen ``bit`` in this one: (ld, cd, rd)."""
+    return (ld | bit) << 1, cd | bit, (rd | bit) >> 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def store(stk, k, avail, ld, cd, rd, row):
+    """Write frame ``k`` of ``stk`` (int64 [8 * SLOTS]): a row and its untried columns."""
+    i = (k & 63) << 3
+    stk[i] = avail
+    stk[i + 1] = ld
+    stk[i + 2] = cd
+    stk[i + 3] = rd
+    stk[i + 4] = row
+
+
+@njit(cache=True, nogil=True, inline="always")
+def load(stk, k):
+    """Frame ``k`` of ``stk``: (avail, ld, cd, rd, row) as :func:`store` wrote it."""
+    i = (k & 63) << 3
+    return stk[i], stk[i + 1], stk[i + 2], stk[i + 3], stk[i + 4]
