@@ -63,6 +63,14 @@ def _cttz(typingctx, x):
 
 
 @intrinsic
+def _ctlz(typingctx, x):
+    """Number of leading zero bits of a uint64 (LLVM ``ctlz``; x must be nonzero)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
 def _popc(typingctx, x):
     """Number of set bits of a uint64 (LLVM ``ctpop``)."""
     def codegen(context, builder, signature, args):
@@ -145,6 +153,22 @@ _SPREAD = 10  # most free pieces a five-row completion can take away: two per pi
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _leaf(k2, c2, l2, pair, work):
+    """The nibble of one completion: rows 0-2 as masks, rows 3-4 as ``pair`` (see _tail)."""
+    lf = l2 | work[8, pair]
+    d = uint64(_SPREAD) + _popc(lf & ~(c2 | work[7, pair])) - _popc(k2 | work[6, pair])
+    return _U1 << (d << uint64(2))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _three(k1, c1, l1, j2, ja, jb, work):
+    """Nibbles of the two completions with row 2 in column j2, rows 3-4 in ja and jb."""
+    x2 = 10 + j2
+    k2, c2, l2 = k1 | work[0, x2], c1 | work[2, x2], l1 | work[1, x2]
+    return _leaf(k2, c2, l2, 5 * ja + jb, work) + _leaf(k2, c2, l2, 5 * jb + ja, work)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _tail(n, rows, rest, occ_s, occ_t, iso_s, iso_t, k, partner_s, work, on_s, on_t, wide):
     """Add the 120 ways to finish five open ``rows`` in the five columns of ``rest`` to ``hist``.
 
@@ -195,28 +219,17 @@ def _tail(n, rows, rest, occ_s, occ_t, iso_s, iso_t, k, partner_s, work, on_s, o
     for j0 in range(5):
         k0, c0, l0 = work[0, j0], work[2, j0], work[1, j0]
         a0 = uint64(31) ^ (_U1 << uint64(j0))  # column indices left for rows 1..4
-        m1 = a0
-        while m1 != 0:
-            b1 = m1 & (~m1 + _U1)
-            m1 ^= b1
-            a1 = a0 ^ b1
-            x1 = np.int64(5) + np.int64(_cttz(b1))
+        for j1 in range(5):
+            if j1 == j0:
+                continue
+            x1 = 5 + j1
             k1, c1, l1 = k0 | work[0, x1], c0 | work[2, x1], l0 | work[1, x1]
-            nibbles = uint64(0)  # 4-bit counts of the six completions below (j0, j1)
-            m2 = a1
-            while m2 != 0:
-                b2 = m2 & (~m2 + _U1)
-                m2 ^= b2
-                m3 = a1 ^ b2  # the two columns of rows 3 and 4
-                x2 = np.int64(10) + np.int64(_cttz(b2))
-                k2, c2, l2 = k1 | work[0, x2], c1 | work[2, x2], l1 | work[1, x2]
-                ja = np.int64(_cttz(m3))
-                jb = np.int64(_cttz(m3 & (m3 - _U1)))
-                for pair in (5 * ja + jb, 5 * jb + ja):
-                    lf = l2 | work[8, pair]
-                    d = uint64(_SPREAD) + _popc(lf & ~(c2 | work[7, pair])) - _popc(
-                        k2 | work[6, pair])
-                    nibbles += _U1 << (d << uint64(2))
+            a1 = a0 ^ (_U1 << uint64(j1))  # three columns left: p < q < r
+            p = np.int64(_cttz(a1))
+            q = np.int64(_cttz(a1 & (a1 - _U1)))
+            r = np.int64(63 - _ctlz(a1))
+            nibbles = _three(k1, c1, l1, p, q, r, work) + _three(k1, c1, l1, q, p, r, work) \
+                + _three(k1, c1, l1, r, p, q, work)  # 4-bit counts of these six completions
             even += nibbles & _NIBBLES
             odd += (nibbles >> uint64(4)) & _NIBBLES
     for f in range(8):  # wide[k + d] counts the completions with k - _SPREAD + d free pieces
