@@ -153,24 +153,25 @@ _SPREAD = 10  # most free pieces a five-row completion can take away: two per pi
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _leaf(k2, c2, l2, pair, work):
-    """The nibble of one completion: rows 0-2 as masks, rows 3-4 as ``pair`` (see _tail)."""
-    lf = l2 | work[8, pair]
-    d = uint64(_SPREAD) + _popc(lf & ~(c2 | work[7, pair])) - _popc(k2 | work[6, pair])
-    return _U1 << (d << uint64(2))
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _three(k1, c1, l1, j2, ja, jb, work):
-    """Nibbles of the two completions with row 2 in column j2, rows 3-4 in ja and jb."""
+    """Nibbles of the two completions with row 2 in column j2, rows 3-4 in ja < jb and jb, ja.
+
+    The masks of rows 0-2 are doubled (the same in both 32-bit halves), the pair table holds
+    (ja, jb) in the low half and (jb, ja) in the high one: both completions in one pass."""
     x2 = 10 + j2
-    k2, c2, l2 = k1 | work[0, x2], c1 | work[2, x2], l1 | work[1, x2]
-    return _leaf(k2, c2, l2, 5 * ja + jb, work) + _leaf(k2, c2, l2, 5 * jb + ja, work)
+    pair = 5 * ja + jb
+    kf = k1 | work[0, x2] | work[6, pair]
+    v = (l1 | work[1, x2] | work[7, pair]) & ~(c1 | work[2, x2] | work[8, pair])
+    lone_low = _popc(v & _LOW32)
+    kill_low = _popc(kf & _LOW32)
+    low = uint64(_SPREAD) + lone_low - kill_low
+    high = uint64(_SPREAD) + (_popc(v) - lone_low) - (_popc(kf) - kill_low)
+    return (_U1 << (low << uint64(2))) + (_U1 << (high << uint64(2)))
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _tail(n, rows, rest, occ_s, occ_t, iso_s, iso_t, k, partner_s, work, on_s, on_t, wide):
-    """Add the 120 ways to finish five open ``rows`` in the five columns of ``rest`` to ``hist``.
+    """Add the 120 ways to finish five open ``rows`` in the five columns of ``rest`` to ``wide``.
 
     The pieces already placed have diagonals ``occ_*``, free ones ``iso_*`` (``k`` of them,
     ``partner_s`` as in :func:`_place_free`).  Per cell x of the 5 x 5 group (row i, column j,
@@ -179,10 +180,12 @@ def _tail(n, rows, rest, occ_s, occ_t, iso_s, iso_t, k, partner_s, work, on_s, o
     are empty, so a piece there is free unless another piece of the group shares a diagonal, and
     ``work[2, x]`` (*clash*) marks the cells of the group that share one.  A completion (one cell
     per row and column) then has ``k + |lone| - |kill| - |clash & lone|`` free pieces, each mask
-    OR-ed over its five cells (a free piece hit twice counts once).  The change from ``k`` lies in
-    ``-10..5``: its counts (at most 120) are summed in 8-bit fields of two words, then added to
-    ``hist``.  ``work`` is scratch (uint64 [6, 25]); ``on_s``/``on_t`` are zeroed scratch (cells
-    of the group per diagonal), left zeroed.
+    OR-ed over its five cells (a free piece hit twice counts once).  Rows 3 and 4 are
+    pre-combined per column pair, both orders in the two 32-bit halves of a word (rows 0-2 doubled
+    to match), so one pass of :func:`_three` scores two completions.  The change from ``k`` lies
+    in ``-10..5``: its counts (at most 6, then at most 120) are summed in 4-bit, then 8-bit fields,
+    then added to ``wide[k + _SPREAD + change]``.  ``work`` is scratch (uint64 [9, 25]);
+    ``on_s``/``on_t`` are zeroed scratch (cells of the group per diagonal), left zeroed.
     """
     left = rest
     for j in range(5):
@@ -209,11 +212,14 @@ def _tail(n, rows, rest, occ_s, occ_t, iso_s, iso_t, k, partner_s, work, on_s, o
     for x in range(25):
         on_s[work[3, x]] = 0
         on_t[work[4, x]] = 0
-    for a in range(5):  # rows 3 and 4 in columns a and b, pre-combined
-        for b in range(5):
-            work[6, 5 * a + b] = work[0, 15 + a] | work[0, 20 + b]
-            work[7, 5 * a + b] = work[2, 15 + a] | work[2, 20 + b]
-            work[8, 5 * a + b] = work[1, 15 + a] | work[1, 20 + b]
+    for a in range(5):  # rows 3, 4 in columns a, b (low half) and b, a (high half), a < b
+        for b in range(a + 1, 5):
+            for w in range(3):
+                work[6 + w, 5 * a + b] = (work[w, 15 + a] | work[w, 20 + b]) | (
+                    (work[w, 15 + b] | work[w, 20 + a]) << uint64(32))
+    for x in range(15):  # rows 0-2: the same masks in both halves
+        for w in range(3):
+            work[w, x] |= work[w, x] << uint64(32)
     even = uint64(0)  # byte f: completions whose free count is k - _SPREAD + 2 f
     odd = uint64(0)  # byte f: ... k - _SPREAD + 2 f + 1
     for j0 in range(5):
@@ -263,7 +269,8 @@ def _free_search(n: int, fixed: np.ndarray, hist: np.ndarray) -> int:
     on_t = np.zeros(2 * n, np.uint64)
     work = np.zeros((9, 25), np.uint64)
     wide = np.zeros(n + 1 + 16, np.uint64)  # the tail's counts, free pieces + _SPREAD
-    bulk = n > TAIL and fixed[order[n - TAIL]] < 0  # the last four rows are open
+    # the last five rows open, and every mask of the tail within 32 bits (2n - 1 <= 32)
+    bulk = TAIL < n <= 16 and fixed[order[n - TAIL]] < 0
     rows = order[n - TAIL:].copy() if bulk else order[:0].copy()
     tail = n >= 3 and fixed[order[n - 2]] < 0 and fixed[order[n - 1]] < 0
     nodes = 0
