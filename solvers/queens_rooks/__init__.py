@@ -108,10 +108,11 @@ def _point(params: Mapping) -> tuple[int, tuple[int, ...]]:
 def _typed_rook_limit(n: int) -> int:
     """Most rooks for which the typed search beats the whole-row pass.
 
-    Measured (CPU time, both with the D4 split): typed / free is about
-    0.4 * 3.1**(j - 3) * 0.57**(n - 13) for j = n - M rooks, below 1 iff j <= (n - 6) / 2.
+    Measured (CPU time, both with the D4 split, the whole-row pass with its bulk tail): typed /
+    free is about 1.3 * 3.4**(j - 3) * 0.57**(n - 13) for j = n - M rooks (0.05, 0.28, 1.3, 4.2
+    at n = 13, j = 1..4), below 1 about iff j <= (n - 8) / 2.
     """
-    return (n - 6) // 2
+    return (n - 8) // 2
 
 
 def strategy(params: Mapping) -> str:
@@ -123,8 +124,10 @@ def strategy(params: Mapping) -> str:
     return "typed" if n - min(positive) <= _typed_rook_limit(n) else "free"
 
 
-_PERMS_PER_SECOND = 6.0e7  # least-border permutations per core-second, free kernel (n = 12..14)
-_TYPED_RATIO_13 = (0.002, 0.013, 0.076, 0.40, 1.24, 3.74)  # typed / free at n = 13, j = 0..5
+# least-border permutations per core-second, free kernel with its bulk tail (n = 14: 47.8 s of
+# CPU for 14!/8 under load here; 60 M/s before the tail)
+_PERMS_PER_SECOND = 2.2e8
+_TYPED_RATIO_13 = (0.006, 0.045, 0.28, 1.3, 4.2, 14.0)  # typed / free at n = 13, j = 0..5
 
 
 def cost(params: Mapping) -> float:
@@ -136,7 +139,7 @@ def cost(params: Mapping) -> float:
     seconds = math.factorial(n) / 8 / _PERMS_PER_SECOND
     if how == "typed":
         j = n - min(q for q in queens if q > 0)
-        ratio = _TYPED_RATIO_13[j] if j < 6 else _TYPED_RATIO_13[5] * 3.1 ** (j - 5)
+        ratio = _TYPED_RATIO_13[j] if j < 6 else _TYPED_RATIO_13[5] * 3.4 ** (j - 5)
         seconds *= min(1.0, ratio * 0.5 ** (n - 13))
     return seconds
 

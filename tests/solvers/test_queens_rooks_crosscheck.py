@@ -7,10 +7,11 @@ here by Ryser's formula.
 What is compared:
 
 - whole cells (M = 0, 1, 2) of rows 13, 14 and 15 with the triangle README publishes (rows 13
-  and 14 today, row 15 once it is there), and row 13 with the kernel through the contract, its
-  work units split at random places (the whole row 13 search is ~10 s of one core; row 14 takes
-  ~3 min and row 15 ~45 min, too long for CI, so their whole cells are checked against README's
-  figures rather than recomputed);
+  and 14 today, row 15 once it is there), and each published row's last cell (M = n) with the
+  n-queens counts of OEIS A000170; and cells of row 13 with the kernel through the contract,
+  its work units split at random places (the whole row 13 search is ~5 s of one core; row 14
+  takes ~1 min and row 15 ~15 min, too long for CI, so their whole cells are checked against
+  README's figures rather than recomputed);
 - the kernel's count below sampled work units of rows 14 and 15 (each unit fixes the pieces
   of a few rows) for M = 0..3, against the same method with those pieces forced.
 """
@@ -38,6 +39,8 @@ README_ROWS_TO_8 = [[1, 1], [2, 0, 0], [6, 4, 0, 0], [24, 24, 20, 8, 2],
                     [120, 168, 132, 100, 50], [720, 1184, 996, 432, 120],
                     [5040, 9668, 8780, 5288, 2504], [40320, 88488, 92632, 59472, 28860]]
 WANTED = (0, 1, 2)  # the M of whole cells checked: two queens place in well under a second
+# OEIS A000170, n = 13..15: the last cell of a row (M = n queens, no rook) is the n-queens count
+A000170_13_TO_15 = {13: 73712, 14: 365596, 15: 2279184}
 
 
 # ---------------------------------------------------------------------------------- the method
@@ -236,6 +239,7 @@ def test_published_rows_13_to_15(independent):
     for n in (13, 14, 15):
         if n in published:  # row 15 once it is published
             assert published[n][:len(WANTED)] == independent[n], n
+            assert published[n][n] == A000170_13_TO_15[n], n
 
 
 def test_row_13_through_the_kernel_split_at_random(independent):

@@ -1,0 +1,130 @@
+"""The plan of the queens+rooks triangle's next rows (15 on 2 local workers, 16 on a cluster).
+
+    python benchmarks/plan_queens_rooks.py [--sizes 15 16] [--sample 200] [--workers 64]
+                                           [--task-seconds 300]
+
+For each row n (a whole row M = 0..n is one point): its split depth and work units
+(``solvers.queens_rooks.unit_plan``), the planner's CPU estimate (``cost``), and a measured one:
+the CPU seconds of ``--sample`` units drawn at random (one ``count_units`` call each, in this
+process, after a warm-up), times the number of units.  The sample's spread (slowest unit over
+the mean, and the coefficient of variation) says how even the units are; tasks of many units
+are more even still (unit u is a pseudo-random prefix, so a task is a random sample).  Then the
+config to run the row on a Slurm cluster and ``boardsweep plan`` on it, and the local config
+that computes row 15 on 2 workers (``benchmarks/queens_rooks_row15.yaml``).
+
+Nothing here asserts on a time; CPU seconds are ``time.process_time``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from common import ROOT, conditions, markdown  # noqa: E402
+
+SLURM = """\
+# Row {n} of the queens+rooks triangle on a Slurm cluster: {units:,} work units, about
+# {hours:,.1f} core-hours here (a {sample}-unit sample), {wall:,.1f} h on {workers} workers.
+# A run cut short resumes where it stopped: run the same command again.
+output: results-queens-rooks-{n}
+cluster:
+  kind: slurm
+  workers: {workers}               # worker jobs, one Dask worker each
+  cores: 1
+  memory: 2GB
+  walltime: "{walltime}"
+  task_seconds: {task_seconds:g}
+jobs:
+  - {{name: row{n}, problem: queens_rooks, total: [{n}]}}
+"""
+
+
+def sample_units(n: int, sample: int, seed: int) -> list[float]:
+    """CPU seconds of ``sample`` units of row n drawn at random, one count_units call each."""
+    from solvers import queens_rooks as qr
+
+    point = {"n": n, "queens": list(range(n + 1))}
+    _, units = qr.unit_plan(point)
+    qr.count_units(point, 0, 1)  # the prefix table and the kernel, outside the clock
+    seconds = []
+    for u in random.Random(seed).sample(range(units), min(sample, units)):
+        start = time.process_time()
+        qr.count_units(point, u, u + 1)
+        seconds.append(time.process_time() - start)
+    return seconds
+
+
+def plan_output(config: str, workers: int, target: float) -> str:
+    """``python -m pipeline plan`` on ``config`` (text): what it prints."""
+    with tempfile.TemporaryDirectory(prefix="plan-qr-") as scratch:
+        path = Path(scratch) / "config.yaml"
+        path.write_text(config)
+        out = subprocess.run([sys.executable, "-m", "pipeline", "plan", str(path), "--workers",
+                              str(workers), "--task-seconds", str(target)], check=True,
+                             capture_output=True, text=True, cwd=scratch,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return f"$ boardsweep plan config.yaml --workers {workers} --task-seconds {target:g}\n" \
+           f"{out.stdout}{out.stderr}"
+
+
+def main() -> None:
+    """Sample every row's units, print the table, the Slurm config and its plan."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[15, 16])
+    parser.add_argument("--sample", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=64)
+    parser.add_argument("--task-seconds", type=float, default=300.0)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    from solvers import queens_rooks as qr
+
+    print(conditions(rows=", ".join(map(str, args.sizes)), sample=f"{args.sample} units",
+                     workers=args.workers, **{"target task length": f"{args.task_seconds:g} s"}),
+          flush=True)
+    rows, measured = [], {}
+    for n in args.sizes:
+        point = {"n": n, "queens": list(range(n + 1))}
+        depth, units = qr.unit_plan(point)
+        seconds = sample_units(n, args.sample, args.seed)
+        mean = sum(seconds) / len(seconds)
+        spread = (sum((s - mean) ** 2 for s in seconds) / len(seconds)) ** 0.5 / mean
+        total = mean * units
+        measured[n] = (units, total)
+        rows.append([n, depth, f"{units:,}", f"{qr.cost(point) / 3600:,.2f}",
+                     f"{total / 3600:,.2f}", f"{mean * 1e3:,.2f}", f"{max(seconds) / mean:.1f}",
+                     f"{spread:.2f}", f"{total / 2 / 3600:,.2f}",
+                     f"{total / args.workers / 3600:,.2f}"])
+    print()
+    print(markdown(["n", "depth", "units", "planner est. core-h", "sampled est. core-h",
+                    "mean unit ms", "slowest / mean unit", "unit CV", "wall h on 2 workers",
+                    f"wall h on {args.workers} workers"], rows))
+    print(f"\nsampled estimate = mean CPU seconds of {args.sample} random units x units "
+          "(one process, this machine); wall = CPU / workers (tasks of many random units).")
+    for n in args.sizes:
+        if n < 16:
+            continue
+        units, total = measured[n]
+        wall = total / args.workers / 3600
+        hours = max(1, int(wall * 1.5) + 1)
+        config = SLURM.format(n=n, units=units, hours=total / 3600, sample=args.sample,
+                              wall=wall, workers=args.workers, walltime=f"{hours:02d}:00:00",
+                              task_seconds=args.task_seconds)
+        print(f"\nRow {n} on Slurm (config):\n\n```yaml\n{config}```\n")
+        print("```\n" + plan_output(config, args.workers, args.task_seconds).rstrip() + "\n```")
+    local = (HERE / "queens_rooks_row15.yaml").read_text()
+    print(f"\nRow 15 on 2 local workers (benchmarks/queens_rooks_row15.yaml):\n\n```yaml\n{local}"
+          "```\n")
+    print("```\n" + plan_output(local, 2, 60).rstrip() + "\n```")
+
+
+if __name__ == "__main__":
+    main()
