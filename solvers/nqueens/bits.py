@@ -6,6 +6,7 @@ The masks (``ld``, ``cd``, ``rd``) and the notation are described in :mod:`.kern
 
 from __future__ import annotations
 
+import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
@@ -73,3 +74,15 @@ def load(stk, k):
     """Frame ``k`` of ``stk``: (avail, ld, cd, rd, row) as :func:`store` wrote it."""
     i = (k & 63) << 3
     return stk[i], stk[i + 1], stk[i + 2], stk[i + 3], stk[i + 4]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def dead(free):
+    """The columns of a row whose queen would leave no cell of ``free`` (the next row's free
+    cells before that queen) open: every column if ``free`` is empty, else those within one
+    column of both its lowest and its highest cell (a queen covers its own column and the two
+    diagonal neighbours in the next row), so at most three."""
+    lo = free & -free
+    hi = np.int64(1) << (63 - clz(free | 1))
+    near = ((lo << 1) | lo | (lo >> 1)) & ((hi << 1) | hi | (hi >> 1))
+    return near | -np.int64(free == 0)

@@ -52,7 +52,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import SLOTS, ctz, load, place, store
+from .bits import SLOTS, ctz, dead, load, place, popcount, store
 from .symmetry import cmp_rotation, row_avail, row_masks, side_rule
 
 __all__: list[str] = []  # every kernel is private: solvers.nqueens is the public face
@@ -108,21 +108,26 @@ def corner_walk(n, b1, row, ld, cd, rd):
     mask = (np.int64(1) << n) - 1
     rm = row_masks(n, True, b1)
     stk = np.empty(8 * SLOTS, np.int64)
+    last = n - 1
     avail = ~(ld | cd | rd) & rm[row & 63]
     leaves = 0
-    nodes = 0
+    nodes = popcount(avail)
+    if row < last:
+        avail &= ~dead(~((ld << 1) | cd | (rd >> 1)) & rm[(row + 1) & 63])
     sp = 0
     if avail == 0:
-        return 0, 0, 0
+        return 0, 0, nodes
     while True:
         bit = avail & -avail
         rest = avail ^ bit
-        nodes += 1
         store(stk, sp, rest, ld, cd, rd, row)
         sp += rest != 0
         ld, cd, rd = place(ld, cd, rd, bit)
         row += 1
         avail = ~(ld | cd | rd) & rm[row & 63]  # 0 once the board is full
+        nodes += popcount(avail)
+        if row < last:
+            avail &= ~dead(~((ld << 1) | cd | (rd >> 1)) & rm[(row + 1) & 63])
         leaves += cd == mask
         if avail == 0:
             if sp == 0:
@@ -154,14 +159,15 @@ def side_walk(n, b1, row, ld, cd, rd, board):
     avail = row_avail(n, False, b1, rm, row, ld, cd, rd)
     count = 0
     classes = 0
-    nodes = 0
+    nodes = popcount(avail)
+    if row < last:
+        avail &= ~dead(~((ld << 1) | cd | (rd >> 1)) & rm[(row + 1) & 63])
     sp = 0
     if avail == 0:
-        return 0, 0, 0
+        return 0, 0, nodes
     while True:
         bit = avail & -avail
         rest = avail ^ bit
-        nodes += 1
         brd[row & 63] = bit
         store(stk, sp, rest, ld, cd, rd, row)
         sp += rest != 0
@@ -170,6 +176,9 @@ def side_walk(n, b1, row, ld, cd, rd, board):
         avail = ~(ld | cd | rd) & rm[row & 63]
         if row == b2:
             avail = side_rule(avail, cd, side)
+        nodes += popcount(avail)
+        if row < last:
+            avail &= ~dead(~((ld << 1) | cd | (rd >> 1)) & rm[(row + 1) & 63])
         if cd == mask:
             # a leaf (rm[last] applied the last-row rule); rotations can only tie on row 0
             # when one of these three queens sits at distance b1 from its corner
