@@ -87,11 +87,17 @@ def class_size(board, n, b1):
 # hot kernels: iterative DFS over an explicit stack of *frames*
 #
 # A frame (avail, ld, cd, rd, row) is a row whose untried columns are ``avail``.  Each pass of the
-# loop places exactly one queen (so one pass = one node): take the lowest bit of ``avail``, push
-# the frame with the bits left (the push is a store and ``sp += rest != 0``, so a row with no
-# column left is never stacked), then step down to the child row; when the child has no free
-# column (a dead end, or the board is full) pop the newest frame instead.  Popping therefore
-# skips every exhausted row at once, and the loop has one data-dependent branch per node.
+# loop places one queen: take the lowest bit of ``avail``, push the frame with the bits left (the
+# push is a store and ``sp += rest != 0``, so a row with no column left is never stacked), then
+# step down to the child row; when the child has no column left to try (a dead end, or the
+# board is full) pop the newest frame instead.  Popping therefore skips every exhausted row at
+# once, and the loop has one data-dependent branch per pass.
+#
+# Dead children are never visited: when a row's columns are computed, those whose queen would
+# leave the next row no free cell are dropped from ``avail`` at once (:func:`.bits.dead`, all
+# columns in a few bit operations).  Nodes still count every queen the search places, dead ones
+# included (``popcount`` of each row's columns before the drop), so the tree and its node counts
+# are those of the plain row-by-row search with the rules of :mod:`.symmetry`.
 
 
 @njit(cache=True, nogil=True)
