@@ -1,0 +1,150 @@
+"""N-queens kernel against a D4 C counter of our own and, when given, the fastest peers.
+
+    python benchmarks/nqueens_peers.py [--n 16 17] [--repeats 3]
+        [--takaken /tmp/peers/takaken] [--faf /tmp/peers/faf/run.sh]
+
+Sides, each counting Q(n) on one core, interleaved (the order rotates every repeat):
+
+* **kernel**: boardsweep's symmetric search in this process (``solvers.nqueens.total``, numba,
+  warmed first); CPU seconds of this process.
+* **D4 C**: ``benchmarks/nqueens_d4.c``, our own C counter of takaken's algorithm class that
+  walks the same tree as the kernel (built here with ``cc -O3 -march=native`` into
+  ``benchmarks/bin/``); CPU seconds of the child.  Both report the nodes (queens placed) and
+  must agree on them, so their nodes/s compare the code, and the peers' times the algorithm.
+* **takaken** (``--takaken``): his 2003 C counter with the full 8-fold symmetry, built from its
+  public source outside the project; it must print ``N total unique seconds`` (the published
+  program with its display code removed and that output line; ``cc -O3 -march=native``).
+  CPU seconds of the child.
+* **NQueensFAF** (``--faf``): olepoeschl/NQueensFAF's CpuSolver on 1 thread (constellations),
+  compiled with plain javac from its public source (the Kryo save-file classes stubbed, as a
+  count never saves), run by a wrapper that prints ``N solutions milliseconds`` for
+  ``CpuSolver`` with ``setThreadCount(1)``; the time is the solver's own (``getDuration``, wall,
+  JVM start excluded), as NQueensFAF reports it.
+
+Each cell is the median of ``--repeats`` runs with its min..max; ratios are kernel / side.
+Without ``--takaken`` or ``--faf`` those rows are left out.  Every side's Q(n) (and U(n) where it
+prints one) must agree, else the script stops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from common import ROOT, conditions, markdown, median  # noqa: E402
+
+SOURCE = HERE / "nqueens_d4.c"
+BINARY = HERE / "bin" / "nqueens_d4"
+
+
+def build() -> Path:
+    """Compile the D4 C counter into benchmarks/bin/ (again when the source is newer)."""
+    BINARY.parent.mkdir(exist_ok=True)
+    if not BINARY.exists() or BINARY.stat().st_mtime < SOURCE.stat().st_mtime:
+        subprocess.run(["cc", "-O3", "-march=native", "-o", str(BINARY), str(SOURCE)],
+                       check=True)
+    return BINARY
+
+
+def child(cmd: list[str]) -> tuple[list[str], float]:
+    """(stdout words, CPU seconds: user + sys of the child) of one run of ``cmd``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.split()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return out, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+# each side: n -> (Q, U or None, nodes or None, seconds)
+Side = Callable[[int], tuple[int, int | None, int | None, float]]
+
+
+def kernel(n: int) -> tuple[int, int, int, float]:
+    """boardsweep's kernel in this process (CPU seconds)."""
+    from solvers.nqueens import tree
+
+    start = time.process_time()
+    q, u, nodes = tree.whole(n)
+    return int(q), int(u), int(nodes), time.process_time() - start
+
+
+def d4_c(n: int) -> tuple[int, int, int, float]:
+    """benchmarks/nqueens_d4.c (CPU seconds of the child)."""
+    out, seconds = child([str(BINARY), str(n)])
+    return int(out[1]), int(out[2]), int(out[3]), seconds
+
+
+def takaken(path: str) -> Side:
+    """takaken's counter at ``path`` (CPU seconds of the child)."""
+    def run(n: int) -> tuple[int, int, None, float]:
+        out, seconds = child([path, str(n)])
+        return int(out[1]), int(out[2]), None, seconds
+    return run
+
+
+def faf(path: str) -> Side:
+    """NQueensFAF's CpuSolver, 1 thread, through the wrapper at ``path`` (its solver time)."""
+    def run(n: int) -> tuple[int, None, None, float]:
+        out, _ = child([path, str(n)])
+        return int(out[1]), None, None, int(out[2]) / 1000
+    return run
+
+
+def main() -> None:
+    """Print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, nargs="+", default=[16, 17])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--takaken", help="takaken's counter (prints N total unique seconds)")
+    parser.add_argument("--faf", help="NQueensFAF wrapper (prints N solutions milliseconds)")
+    args = parser.parse_args()
+
+    sys.path.insert(0, str(ROOT))
+    build()
+    sides: dict[str, Side] = {"kernel": kernel, "D4 C": d4_c}
+    if args.takaken:
+        sides["takaken C"] = takaken(args.takaken)
+    if args.faf:
+        sides["NQueensFAF 1 thread"] = faf(args.faf)
+    kernel(8)  # compile, or load from numba's cache
+    print(conditions(n=" ".join(map(str, args.n)), repeats=args.repeats), flush=True)
+
+    rows = []
+    names = list(sides)
+    for n in args.n:
+        times: dict[str, list[float]] = {name: [] for name in names}
+        seen: dict[str, tuple] = {}
+        for r in range(args.repeats):
+            order = names[r % len(names):] + names[:r % len(names)]
+            for name in order:
+                q, u, nodes, seconds = sides[name](n)
+                times[name].append(seconds)
+                seen[name] = (q, u, nodes)
+        q0, u0, nodes0 = seen["kernel"]
+        for name, (q, u, nodes) in seen.items():
+            if q != q0 or (u is not None and u != u0) or (nodes is not None and nodes != nodes0):
+                raise SystemExit(f"n = {n}: {name} says Q, U, nodes = {q}, {u}, {nodes}; "
+                                 f"the kernel says {q0}, {u0}, {nodes0}")
+        base = median(times["kernel"])
+        for name in names:
+            t = times[name]
+            mid = median(t)
+            rate = f"{nodes0 / mid / 1e6:.1f}" if seen[name][2] is not None else "-"
+            rows.append([n, name, f"{q0:,}", f"{mid:.3f}", f"{min(t):.3f}..{max(t):.3f}",
+                         f"{nodes0:,}" if seen[name][2] is not None else "-", rate,
+                         f"{base / mid:.2f}"])
+        print(f"n = {n} done", file=sys.stderr, flush=True)
+    print()
+    print(markdown(["n", "program", "Q(n)", "median s", "min..max s", "nodes", "M nodes/s",
+                    "kernel / program"], rows))
+
+
+if __name__ == "__main__":
+    main()
