@@ -313,8 +313,10 @@ def test_problem_declares_its_table_and_version():
     from solvers.identity import closure
 
     inside = set(closure(PROBLEM.modules))
-    assert {"solvers.queens_rooks.kernel", "solvers.queens_rooks.symmetry",
-            "solvers.queens_rooks.format", "solvers.prefixes"} <= inside
+    assert {"solvers.queens_rooks.kernel", "solvers.queens_rooks.free",
+            "solvers.queens_rooks.typed", "solvers.queens_rooks.bits",
+            "solvers.queens_rooks.symmetry", "solvers.queens_rooks.format",
+            "solvers.prefixes"} <= inside
     assert "solvers.queens_rooks.report" not in inside  # presentation: not in the version
     assert len(PROBLEM.version) == 16
     PROBLEM.warm_up()
