@@ -19,7 +19,9 @@ Sides, each counting Q(n) on one core, interleaved (the order rotates every repe
   compiled with plain javac from its public source (the Kryo save-file classes stubbed, as a
   count never saves), run by a wrapper that prints ``N solutions milliseconds`` for
   ``CpuSolver`` with ``setThreadCount(1)``; the time is the solver's own (``getDuration``, wall,
-  JVM start excluded), as NQueensFAF reports it.
+  JVM start excluded), as NQueensFAF reports it; a second row gives the same runs' CPU seconds
+  of the whole JVM process (start, JIT compiler and GC threads included), which a busy machine
+  disturbs less than the solver's wall time.
 
 Each cell is the median of ``--repeats`` runs with its min..max; ratios are kernel / side.
 Without ``--takaken`` or ``--faf`` those rows are left out.  Every side's Q(n) (and U(n) where it
@@ -89,10 +91,12 @@ def takaken(path: str) -> Side:
     return run
 
 
-def faf(path: str) -> Side:
-    """NQueensFAF's CpuSolver, 1 thread, through the wrapper at ``path`` (its solver time)."""
+def faf(path: str, cpu: dict[int, list[float]]) -> Side:
+    """NQueensFAF's CpuSolver, 1 thread, through the wrapper at ``path`` (its solver time; the
+    JVM's CPU seconds, start, JIT and GC threads included, go to ``cpu[n]``)."""
     def run(n: int) -> tuple[int, None, None, float]:
-        out, _ = child([path, str(n)])
+        out, seconds = child([path, str(n)])
+        cpu.setdefault(n, []).append(seconds)
         return int(out[1]), None, None, int(out[2]) / 1000
     return run
 
@@ -111,8 +115,9 @@ def main() -> None:
     sides: dict[str, Side] = {"kernel": kernel, "D4 C": d4_c}
     if args.takaken:
         sides["takaken C"] = takaken(args.takaken)
+    faf_cpu: dict[int, list[float]] = {}
     if args.faf:
-        sides["NQueensFAF 1 thread"] = faf(args.faf)
+        sides["NQueensFAF 1 thread"] = faf(args.faf, faf_cpu)
     kernel(8)  # compile, or load from numba's cache
     print(conditions(n=" ".join(map(str, args.n)), repeats=args.repeats), flush=True)
 
@@ -140,6 +145,10 @@ def main() -> None:
             rows.append([n, name, f"{q0:,}", f"{mid:.3f}", f"{min(t):.3f}..{max(t):.3f}",
                          f"{nodes0:,}" if seen[name][2] is not None else "-", rate,
                          f"{base / mid:.2f}"])
+        if n in faf_cpu:  # the same runs, by the JVM process's CPU time
+            t = faf_cpu[n]
+            rows.append([n, "NQueensFAF, JVM process CPU", f"{q0:,}", f"{median(t):.3f}",
+                         f"{min(t):.3f}..{max(t):.3f}", "-", "-", f"{base / median(t):.2f}"])
         print(f"n = {n} done", file=sys.stderr, flush=True)
     print()
     print(markdown(["n", "program", "Q(n)", "median s", "min..max s", "nodes", "M nodes/s",
