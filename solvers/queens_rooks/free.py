@@ -156,14 +156,14 @@ def _tail(n, rows, rest, occ_s, occ_t, iso_s, iso_t, k, partner_s, work, on_s, o
 
 
 @njit(cache=True, nogil=True)
-def _free_search(n: int, fixed: np.ndarray, hist: np.ndarray) -> int:
+def _free_search(n: int, fixed: np.ndarray, hist: np.ndarray, bulk_ok: bool = True) -> int:
     """Add to ``hist[k]`` the permutations extending ``fixed`` with k free pieces; return nodes.
 
     Invariant at level t (t pieces placed, rows ``order[:t]``): ``used[t]`` their columns,
     ``occ_*[t]`` their diagonals, ``iso_*[t]``/``kk[t]`` the diagonals and number of those free
     among them; ``cand[t]`` the columns row ``order[t]`` has still to try.  The last five rows,
-    when open, are counted in bulk by :func:`_tail` (nodes counted as the full tree's); else the
-    last two (when open) are finished in place: two columns are left, so two leaves.
+    when open (and ``bulk_ok``), are counted in bulk by :func:`_tail` (nodes counted as the full
+    tree's); else the last two (when open) are finished in place: two columns, two leaves.
     """
     order = _row_order(fixed)
     full = (_U1 << uint64(n)) - _U1
@@ -181,7 +181,7 @@ def _free_search(n: int, fixed: np.ndarray, hist: np.ndarray) -> int:
     work = np.zeros((9, 25), np.uint64)
     wide = np.zeros(n + 1 + 16, np.uint64)  # the tail's counts, free pieces + _SPREAD
     # the last five rows open, and every mask of the tail within 32 bits (2n - 1 <= 32)
-    bulk = TAIL < n <= 16 and fixed[order[n - TAIL]] < 0
+    bulk = bulk_ok and TAIL < n <= 16 and fixed[order[n - TAIL]] < 0
     rows = order[n - TAIL:].copy() if bulk else order[:0].copy()
     tail = n >= 3 and fixed[order[n - 2]] < 0 and fixed[order[n - 1]] < 0
     nodes = 0

@@ -62,3 +62,15 @@ def _histograms(n: int, fixed: np.ndarray, typed: bool, rook_max: int, queen_max
         else:
             nodes[i] = _free_search(n, fixed[i], hist[i])
     return hist, nodes
+
+
+@njit(cache=True, nogil=True)
+def _plain_histograms(n: int, fixed: np.ndarray):
+    """The whole-row kernel without its bulk tail (the search before it), as _histograms: the
+    baseline of ``benchmarks/queens_rooks_tail.py`` and of the tests."""
+    items = fixed.shape[0]
+    hist = np.zeros((items, n + 1), np.uint64)
+    nodes = np.zeros(items, np.int64)
+    for i in range(items):
+        nodes[i] = _free_search(n, fixed[i], hist[i], False)
+    return hist, nodes

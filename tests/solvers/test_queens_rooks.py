@@ -148,6 +148,16 @@ def test_bulk_tail_matches_brute_force(n, forced):
         assert nodes == forced + sum(math.perm(open_rows, d) for d in range(1, open_rows + 1))
 
 
+@pytest.mark.parametrize("n", [9, 10, 11])
+def test_bulk_tail_equals_the_plain_search_on_whole_rows(n):
+    """Every least border of n: histograms and node counts with and without the bulk tail."""
+    fixed, _, _ = symmetry.items(n, np.zeros((1, 0), np.int16))
+    bulk, bulk_nodes = kernel._histograms(n, fixed, False, n, n)
+    plain, plain_nodes = kernel._plain_histograms(n, fixed)
+    assert (bulk == plain).all() and (bulk_nodes == plain_nodes).all()
+    assert int(bulk.sum()) > 0
+
+
 def test_bulk_tail_sees_many_free_pieces_and_kills():
     """Prefixes that leave queen-like completions (many free pieces) and ones whose last rows
     take free pieces away, taken from real solutions: every n-queens solution of 10 with its
