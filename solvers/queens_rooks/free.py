@@ -141,12 +141,12 @@ def _tail(n, rows, rest, occ_s, occ_t, iso_s, iso_t, k, partner_s, work, on_s, o
                 continue
             x1 = 5 + j1
             k1, c1, l1 = k0 | work[0, x1], c0 | work[2, x1], l0 | work[1, x1]
-            a1 = a0 ^ (_U1 << uint64(j1))  # three columns left: p < q < r
-            p = np.int64(_cttz(a1))
-            q = np.int64(_cttz(a1 & (a1 - _U1)))
-            r = np.int64(63 - _ctlz(a1))
-            nibbles = _three(k1, c1, l1, p, q, r, work) + _three(k1, c1, l1, q, p, r, work) \
-                + _three(k1, c1, l1, r, p, q, work)  # 4-bit counts of these six completions
+            a1 = a0 ^ (_U1 << uint64(j1))  # three column indices left: ca < cb < cc
+            ca = np.int64(_cttz(a1))
+            cb = np.int64(_cttz(a1 & (a1 - _U1)))
+            cc = np.int64(63) - np.int64(_ctlz(a1))
+            nibbles = _three(k1, c1, l1, ca, cb, cc, work) + _three(k1, c1, l1, cb, ca, cc, work) \
+                + _three(k1, c1, l1, cc, ca, cb, work)  # 4-bit counts of these six completions
             even += nibbles & _NIBBLES
             odd += (nibbles >> uint64(4)) & _NIBBLES
     for f in range(8):  # wide[k + d] counts the completions with k - _SPREAD + d free pieces
