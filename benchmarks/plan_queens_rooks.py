@@ -123,7 +123,7 @@ def main() -> None:
     local = (HERE / "queens_rooks_row15.yaml").read_text()
     print(f"\nRow 15 on 2 local workers (benchmarks/queens_rooks_row15.yaml):\n\n```yaml\n{local}"
           "```\n")
-    print("```\n" + plan_output(local, 2, 60).rstrip() + "\n```")
+    print("```\n" + plan_output(local, 2, 20).rstrip() + "\n```")
 
 
 if __name__ == "__main__":
