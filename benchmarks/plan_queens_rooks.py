@@ -101,12 +101,12 @@ def main() -> None:
         measured[n] = (units, total)
         rows.append([n, depth, f"{units:,}", f"{qr.cost(point) / 3600:,.2f}",
                      f"{total / 3600:,.2f}", f"{mean * 1e3:,.2f}", f"{max(seconds) / mean:.1f}",
-                     f"{spread:.2f}", f"{total / 2 / 3600:,.2f}",
-                     f"{total / args.workers / 3600:,.2f}"])
+                     f"{spread:.2f}", f"{total / 2 / 60:,.1f}",
+                     f"{total / args.workers / 60:,.1f}"])
     print()
     print(markdown(["n", "depth", "units", "planner est. core-h", "sampled est. core-h",
-                    "mean unit ms", "slowest / mean unit", "unit CV", "wall h on 2 workers",
-                    f"wall h on {args.workers} workers"], rows))
+                    "mean unit ms", "slowest / mean unit", "unit CV", "wall min on 2 workers",
+                    f"wall min on {args.workers} workers"], rows))
     print(f"\nsampled estimate = mean CPU seconds of {args.sample} random units x units "
           "(one process, this machine); wall = CPU / workers (tasks of many random units).")
     for n in args.sizes:
