@@ -131,6 +131,12 @@ def _forget_near(ws, st, R, C, mark):
     needs no forgetting at all: a value clean in a state is clean in every smaller one.
     """
     ok = ws[_OK]
+    side = 2 * FORGET_RADIUS + 1
+    if mark == 0 and st[_NTR] * side * side >= R * C:
+        # the first step (after a reset nothing is known clean yet): clearing all is cheaper
+        for i in range(R * C):
+            ok[i] = 0
+        return
     for k in range(mark, st[_NTR]):
         i = ws[_TR_CELL, k]
         r = i // C
@@ -204,6 +210,8 @@ def _step(ws, st, R, C, i, v, sweep):
     if not _trial(ws, st, R, C, i, v):
         _clear_probes(ws, st)
         return False
+    if st[_NTR] == R * C:
+        return True  # every cell decided (one trail entry each): nothing left to probe
     _forget_near(ws, st, R, C, mark)
     queue_probes_near(ws, st, R, C, mark)
     swept_at = -1

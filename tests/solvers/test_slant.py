@@ -216,6 +216,27 @@ def test_verdicts_match_brute_force():
     assert slant.solve_batch(batch, check=1)["status"].tolist() == out["status"].tolist()
 
 
+def test_one_workspace_for_a_batch_leaks_nothing_between_puzzles():
+    """A batch shares one workspace (size tables kept while the size stays): every puzzle's
+    verdict, solution and nodes equal those of the puzzle solved alone, in either entry
+    point, with sizes changing back and forth and unsolvable puzzles in between."""
+    rng = np.random.default_rng(2026)
+    cases = list(random_cases(rng, 90))
+    cases += [(5, 5, slant.generate(5, 1, 3)["clues"]), cases[0], (1, 1, cases[0][2][:4])]
+    batch = slant.pack([c.reshape(r + 1, k + 1) for r, k, c in cases])
+    together = slant.solve_batch(batch)
+    each = slant.solve_each(batch)
+    for key in ("status", "solution_offsets", "solution", "nodes"):
+        assert each[key].tolist() == together[key].tolist(), key
+    assert each["seconds"].shape == (len(cases),) and np.all(each["seconds"] >= 0)
+    for j, (rows, cols, clues) in enumerate(cases):
+        status, solution, nodes = solve_one(rows, cols, clues)
+        lo, hi = together["solution_offsets"][j], together["solution_offsets"][j + 1]
+        assert (int(together["status"][j]), int(together["nodes"][j])) == (status, nodes), j
+        assert together["solution"][lo:hi].tolist() == solution.tolist(), j
+    assert set(together["status"].tolist()) == {slant.NONE, slant.UNIQUE, slant.MULTIPLE}
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     shape=st.tuples(st.integers(1, 3), st.integers(1, 3)),
