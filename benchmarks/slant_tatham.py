@@ -26,8 +26,9 @@ Timing (CPU seconds; rounds interleaved, Tatham then ours, medians of ``--rounds
 - *per call*: per puzzle, each puzzle solved alone: his timed one by one, ours one call per
   puzzle from Python (:func:`solvers.slant.solve_each`'s path, a numba call per puzzle).
 
-The last table is our time per puzzle at 100 x 100 (``--p99-count`` of his Easy puzzles,
-each timed alone): median, p99 and the slowest.
+The last table is our time per puzzle at 100 x 100, each timed alone (median, p99, the
+slowest): ``--p99-count`` of his Easy puzzles (his generator takes minutes for each, more
+for Hard), and the 15 stored minimal puzzles of ``benchmarks/data/slant_100.txt``.
 """
 
 from __future__ import annotations
@@ -164,22 +165,35 @@ def compare(harness: Path, ids: Path, rounds: int) -> tuple[list[str], bool]:
     return row, same == solved
 
 
-def p99_table(harness: Path, work: Path, count: int, seed: str) -> str:
-    """Our CPU time per 100 x 100 puzzle, each solved alone."""
-    ids = tatham_ids(harness, work, 100, "easy", count, seed)
-    batch = to_batch(ids)
-    P = 101 * 101
+def per_puzzle_ms(batch: dict[str, np.ndarray]) -> np.ndarray:
+    """Our CPU milliseconds for each puzzle of ``batch``, each solved alone."""
     times = []
     for j in range(len(batch["rows"])):
-        one = slant.pack([batch["clues"][j * P:(j + 1) * P].reshape(101, 101)])
+        lo, hi = batch["offsets"][j], batch["offsets"][j + 1]
+        rows, cols = int(batch["rows"][j]), int(batch["cols"][j])
+        one = slant.pack([batch["clues"][lo:hi].reshape(rows + 1, cols + 1)])
         start = time.process_time()
         out = slant.solve_batch(one)
         times.append(time.process_time() - start)
-        assert out["status"][0] == slant.UNIQUE, "his puzzles are unique"
-    ms = 1e3 * np.array(times)
-    return markdown(["size", "puzzles", "median ms", "p99 ms", "max ms"],
-                    [["100x100 easy", len(ms), f"{np.median(ms):.2f}",
-                      f"{np.percentile(ms, 99):.2f}", f"{ms.max():.2f}"]])
+        assert out["status"][0] == slant.UNIQUE, "a generated puzzle is unique"
+    return 1e3 * np.array(times)
+
+
+def p99_table(harness: Path, work: Path, count: int, seed: str) -> str:
+    """Our CPU time per 100 x 100 puzzle, each solved alone: his Easy puzzles, and the
+    stored minimal puzzles of ``benchmarks/data/slant_100.txt`` (our generator, fewer clues
+    than his Hard)."""
+    rows = []
+    sets = [("100x100 his easy", to_batch(tatham_ids(harness, work, 100, "easy", count, seed)))]
+    stored = HERE / "data" / "slant_100.txt"
+    if stored.exists():
+        sets.append(("100x100 stored minimal", slant.table_to_batch(
+            slant.PROBLEM.read_text(stored.read_text()))))
+    for name, batch in sets:
+        ms = per_puzzle_ms(batch)
+        rows.append([name, len(ms), f"{np.median(ms):.2f}", f"{np.percentile(ms, 99):.2f}",
+                     f"{ms.max():.2f}"])
+    return markdown(["puzzles", "count", "median ms", "p99 ms", "max ms"], rows)
 
 
 def main() -> None:
@@ -198,7 +212,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=None,
                         help="puzzles per row at larger sizes (default 20, 10 at 50x50)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (>= 3)")
-    parser.add_argument("--p99-count", type=int, default=20,
+    parser.add_argument("--p99-count", type=int, default=5,
                         help="100x100 puzzles for the p99 (0: no such table)")
     parser.add_argument("--seed", default="boardsweep", help="his generator's seed")
     args = parser.parse_args()
