@@ -403,6 +403,10 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes):
             root = False
             if not ok:
                 return nsol, nodes  # the clues contradict each other
+            if nodes == 1 and st[_NTR] == R * C:
+                for k in range(R * C):  # the rules alone decided every cell: one solution
+                    sol[k] = cell[k]
+                return 1, nodes
             _label_groups(ws, st, R, C, nodes == 1)
             if nodes == 1:
                 for k in range(st[_NCAND]):
