@@ -43,6 +43,7 @@ from .. import gridtext
 from ..contract import InstanceProblem, Judge, Point
 from ..schema import Choice, Field, Integer, IntegerSet, ParamError, Record
 from . import format as text_format
+from .clock import tick_rate
 from .generate import MIN_HARD_SIDE, generate
 from .kernel import CHECK, make_workspace, solve_range
 from .levels import LEVELS
@@ -116,6 +117,9 @@ def _checked(batch: Mapping[str, np.ndarray]) -> tuple[np.ndarray, ...]:
     return rows, cols, offsets, clues
 
 
+_UNTIMED = np.zeros(0, dtype=np.int64)  # solve_range's ``spent`` when nothing is timed
+
+
 class _Run:
     """A validated batch, its output columns and one workspace, for :func:`solve_range`."""
 
@@ -132,12 +136,15 @@ class _Run:
         self.cells = np.zeros(k + 1, dtype=np.int64)
         np.cumsum(self.rows * self.cols, out=self.cells[1:])
         self.solution = np.empty(int(self.cells[-1]), dtype=np.uint8)
+        self.spent = np.zeros(0, dtype=np.int64)  # ticks per puzzle, when timed
 
-    def solve(self, lo: int, hi: int) -> None:
-        """Solve puzzles ``lo..hi-1`` into the output columns."""
+    def solve(self, lo: int, hi: int, timed: bool = False) -> None:
+        """Solve puzzles ``lo..hi-1`` into the output columns (``timed``: and their ticks)."""
+        if timed and self.spent.shape[0] != self.status.shape[0]:
+            self.spent = np.zeros(self.status.shape[0], dtype=np.int64)
         solve_range(self.rows, self.cols, self.offsets, self.clues, lo, hi, self.cells[lo],
                     self.ws, self.st, self.sol, self.first, self.check, self.status,
-                    self.nodes, self.solution)
+                    self.nodes, self.solution, self.spent if timed else _UNTIMED)
 
     def result(self) -> dict[str, np.ndarray]:
         """The result columns; a puzzle with no solution keeps none."""
@@ -174,12 +181,20 @@ def solve_batch(
 
 def solve_each(batch: Mapping[str, np.ndarray], *, check: int = CHECK,
                **options) -> dict[str, np.ndarray]:
-    """:func:`solve_batch` one puzzle per call after a warm-up, adding ``seconds``: each
-    puzzle's wall time (the kernels already loaded, so the first is not the loading)."""
+    """:func:`solve_batch` adding ``seconds``: each puzzle's wall time, loaded kernels.
+
+    The batch is still one numba call: it reads the CPU's time-stamp counter around each
+    puzzle (:mod:`solvers.slant.clock`), so timing costs no call from Python.  Where that
+    counter cannot serve as a clock, each puzzle is one call timed by ``time.perf_counter``.
+    """
     _options(check, options)
     _warm()
     run = _Run(batch, check)
     k = run.status.shape[0]
+    rate = tick_rate()
+    if rate is not None:
+        run.solve(0, k, timed=True)
+        return {**run.result(), "seconds": run.spent / rate}
     seconds = np.zeros(k, dtype=np.float64)
     clock = time.perf_counter
     for j in range(k):

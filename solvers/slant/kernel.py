@@ -36,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .clock import ticks
 from .state import (
     _CAND,
     _CELL,
@@ -501,15 +502,21 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes):
 
 @njit(cache=True, nogil=True)
 def solve_range(rows, cols, offsets, clues, lo, hi, at, ws, st, sol, first, check, status,
-                nodes, solution):
+                nodes, solution, spent):
     """Solve puzzles ``lo..hi-1`` of a batch in one call, no Python between them.
 
     Puzzle ``j``'s verdict (solutions found, at most 2) goes to ``status[j]``, its nodes to
     ``nodes[j]`` and its first solution, if any, to ``solution`` from the cells of the puzzles
     before it on (``at``: the cells before puzzle ``lo``).  One workspace serves every
-    puzzle; its size tables are refilled only when the size changes.
+    puzzle; its size tables are refilled only when the size changes.  Where ``spent`` is not
+    empty, ``spent[j]`` gets the ticks of :func:`solvers.slant.clock.ticks` puzzle ``j`` took,
+    reset to solution copied.
     """
+    timed = spent.shape[0] > 0
+    start = np.int64(0)
     for j in range(lo, hi):
+        if timed:
+            start = ticks()
         R = rows[j]
         C = cols[j]
         reset(ws, st, R, C, clues[offsets[j]:offsets[j + 1]])
@@ -519,3 +526,5 @@ def solve_range(rows, cols, offsets, clues, lo, hi, at, ws, st, sol, first, chec
             for k in range(R * C):
                 solution[at + k] = sol[k]
         at += R * C
+        if timed:
+            spent[j] = ticks() - start
