@@ -6,11 +6,12 @@ Prints, for each n: Q(n), the C counter's seconds (compiled here with cc -O3 -ma
 benchmarks/nqueens_mirror.c and run in this script), boardsweep's seconds on a local Dask cluster
 of 1 and of 2 worker processes (wall time of planning + tasks + merge, as ``boardsweep solve``
 computes: ``pipeline.jobs.run_once`` on ``pipeline.jobs.open_runner``'s cluster, workers already
-warm), search nodes, nodes/s on one worker, and the ratios.  Times are medians of ``--repeats``
-runs, interleaved (for each repeat and n: C, 1 worker, 2 workers; both clusters stay up).
-Then the JIT warm start of a fresh process (numba cache) and the enumeration of every solution
-of one n into Parquet on 2 workers (``boardsweep solve nqueens N --solutions``, a subprocess)
-with the peak memory of the whole process tree.
+warm), search nodes, nodes/s on one worker, and the ratios. Times are medians of ``--repeats``
+runs, interleaved (for each repeat and n: C, 1 worker, 2 workers; both clusters stay up). The
+compute columns time the task loop alone (the runner, from the first bundle handed to the cluster
+to the last result back). Then the JIT warm start of a fresh process (numba cache) and the
+enumeration of every solution of one n into Parquet on 2 workers (``boardsweep solve nqueens N
+--solutions``, a subprocess) with the peak memory of the whole process tree.
 """
 
 from __future__ import annotations
@@ -53,15 +54,26 @@ def time_c(binary: Path, n: int) -> tuple[int, float]:
     return int(out.stdout.split()[1]), time.perf_counter() - start
 
 
-def time_cluster(cluster, n: int) -> tuple[int, int, float]:
-    """(Q(n), nodes, wall seconds) of one count on a warm cluster ``(runner, threads, _)``."""
+def time_cluster(cluster, n: int) -> tuple[int, int, float, float]:
+    """(Q(n), nodes, wall seconds, compute seconds) of one count on a warm cluster
+    ``(runner, threads, _)``; compute is the runner's own time, from the first bundle handed
+    to the cluster to the last result back (no planning, merge or publication)."""
     runner, threads, _ = cluster
     job = make("nqueens", "q", {"n": n})
+    compute = [0.0]
+
+    def timed(source):
+        begin = time.perf_counter()
+        try:
+            yield from runner(source)
+        finally:
+            compute[0] += time.perf_counter() - begin
+
     start = time.perf_counter()
-    table = solve_once(job, runner, threads)["counts"]
+    table = solve_once(job, timed, threads)["counts"]
     seconds = time.perf_counter() - start
     return (int(table.column("count_text")[0].as_py()), int(table.column("nodes")[0].as_py()),
-            seconds)
+            seconds, compute[0])
 
 
 def warm_start_seconds() -> float:
@@ -123,8 +135,8 @@ def main() -> None:
                       f"1 worker {one[n][-1][2]:.2f} s, 2 workers {two[n][-1][2]:.2f} s",
                       file=sys.stderr, flush=True)
     print("\n| n | Q(n) | C mirror s | 1 worker s | 2 workers s | nodes | nodes/s (1 worker) "
-          "| 1 worker / C | 2 workers speed-up |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| 1 worker / C | 2 workers speed-up | compute 1 / 2 workers s | compute 2 / 1 |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
         answers = {x[0] for x in c_times[n] + one[n] + two[n]}
         assert len(answers) == 1, f"n = {n}: answers differ: {answers}"
@@ -133,10 +145,14 @@ def main() -> None:
         c_seconds = median([x[1] for x in c_times[n]])
         s1 = median([x[2] for x in one[n]])
         s2 = median([x[2] for x in two[n]])
+        k1 = median([x[3] for x in one[n]])
+        k2 = median([x[3] for x in two[n]])
         print(f"| {n} | {q:,} | {c_seconds:.2f} | {s1:.2f} | {s2:.2f} | {nodes:,} "
-              f"| {nodes / s1 / 1e6:.0f} M | {s1 / c_seconds:.3f} | {s1 / s2:.2f}x |")
+              f"| {nodes / s1 / 1e6:.0f} M | {s1 / c_seconds:.3f} | {s1 / s2:.2f}x "
+              f"| {k1:.2f} / {k2:.2f} | {k2 / k1:.3f} |")
     print(f"\nmedians of {args.repeats} interleaved runs (wall seconds); baseline: the C "
-          "counter, run in this script.")
+          "counter, run in this script; compute: the task loop alone (first bundle out to last "
+          "result in), without planning, merge and publication.")
     print(f"\nJIT warm start (fresh process, numba cache): {warm_start_seconds():.2f} s")
     if args.enumerate:
         seconds, peak, rows = enumerate_to_parquet(args.enumerate)
