@@ -1,5 +1,6 @@
-"""Bit helpers of the N-queens kernels (numba): bit intrinsics, the stack frame and one queen's
-move, written once and inlined into every search of :mod:`.kernel` and :mod:`.tree`.
+"""Bit helpers of the N-queens kernels (numba): the stack frame, one queen's move and the dead
+columns, written once and inlined into every search of :mod:`.kernel` and :mod:`.tree` (the bit
+intrinsics are :mod:`solvers.bitops`).
 
 The masks (``ld``, ``cd``, ``rd``) and the notation are described in :mod:`.kernel`.
 """
@@ -7,49 +8,13 @@ The masks (``ld``, ``cd``, ``rd``) and the notation are described in :mod:`.kern
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
+
+from ..bitops import clz
 
 __all__: list[str] = []  # private to solvers.nqueens
 
 SLOTS = 64  # stack rows per kernel (>= MAX_N + 1 = 33); indices are taken `& 63`, never negative
-
-
-@intrinsic
-def ctz(typingctx, x):
-    """Trailing zero count of a nonzero int64 (the column of a queen bit)."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-
-    return types.int64(types.int64), codegen
-
-
-@intrinsic
-def clz(typingctx, x):
-    """Leading zero count of a nonzero int64."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
-
-    return types.int64(types.int64), codegen
-
-
-@intrinsic
-def popcount(typingctx, x):
-    """Set bits of an int64."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return types.int64(types.int64), codegen
 
 
 @njit(cache=True, nogil=True, inline="always")

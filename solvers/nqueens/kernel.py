@@ -44,7 +44,8 @@ row by row, columns ascending.
 
 Files: this module holds the hot walks and the leaf weights; :mod:`.symmetry` the rules of the
 symmetric search (row masks, rotations), :mod:`.tree` its top rows, prefixes and the entry points
-:mod:`solvers.nqueens` calls, and :mod:`.bits` the bit intrinsics and the inlined stack frame.
+:mod:`solvers.nqueens` calls, and :mod:`.bits` the inlined stack frame and queen move (the bit
+intrinsics, shared with queens and rooks, are :mod:`solvers.bitops`).
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import SLOTS, ctz, dead, load, place, popcount, store
+from ..bitops import ctz, popcount
+from .bits import SLOTS, dead, load, place, store
 from .symmetry import cmp_rotation, row_avail, row_masks, side_rule
 
 __all__: list[str] = []  # every kernel is private: solvers.nqueens is the public face

@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import SLOTS, ctz
+from ..bitops import ctz
+from .bits import SLOTS
 
 __all__: list[str] = []  # private to solvers.nqueens
 

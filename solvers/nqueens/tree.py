@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import SLOTS, ctz, load, place, popcount, store
+from ..bitops import ctz, popcount
+from .bits import SLOTS, load, place, store
 from .kernel import class_size, corner_walk, plain_count, plain_fill, side_walk
 from .symmetry import row_avail, row_masks, top_choices
 

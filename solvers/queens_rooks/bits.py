@@ -1,4 +1,5 @@
-"""Bit helpers of the queens-and-rooks kernels: LLVM bit intrinsics and the row order.
+"""Bit helpers of the queens-and-rooks kernels: mask constants and the row order (the bit
+intrinsics are :mod:`solvers.bitops`).
 
 Notation as in :mod:`.kernel`.
 """
@@ -6,38 +7,12 @@ Notation as in :mod:`.kernel`.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types, uint64
-from numba.extending import intrinsic
+from numba import njit, uint64
 
 __all__: list[str] = []  # private helpers of the kernels
 
 _U1 = uint64(1)
 _LOW32 = uint64(0xFFFFFFFF)
-
-
-@intrinsic
-def _cttz(typingctx, x):
-    """Index of the lowest set bit of a uint64 (LLVM ``cttz``; x must be nonzero)."""
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-    return types.uint64(types.uint64), codegen
-
-
-@intrinsic
-def _ctlz(typingctx, x):
-    """Number of leading zero bits of a uint64 (LLVM ``ctlz``; x must be nonzero)."""
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
-    return types.uint64(types.uint64), codegen
-
-
-@intrinsic
-def _popc(typingctx, x):
-    """Number of set bits of a uint64 (LLVM ``ctpop``)."""
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-    return types.uint64(types.uint64), codegen
 
 
 @njit(cache=True, nogil=True)

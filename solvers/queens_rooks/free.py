@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
-from .bits import _LOW32, _U1, _ctlz, _cttz, _popc, _row_candidates, _row_order
+from ..bitops import clz, ctz, popcount
+from .bits import _LOW32, _U1, _row_candidates, _row_order
 
 __all__: list[str] = []  # private: reached through solvers.queens_rooks
 
@@ -28,8 +29,8 @@ def _place_free(n, r, b, occ_s, occ_t, iso_s, iso_t, k, partner_s, partner_t, re
     """
     bs = b << uint64(r)
     bt = (b << uint64(n - 1)) >> uint64(r)
-    i = _cttz(bs)
-    j = _cttz(bt)
+    i = ctz(bs)
+    j = ctz(bt)
     new = ((occ_s & bs) | (occ_t & bt)) == 0
     hit_s = (iso_s & bs) != 0
     hit_t = (iso_t & bt) != 0
@@ -73,10 +74,10 @@ def _three(k1, c1, l1, j2, ja, jb, work):
     pair = 5 * ja + jb
     kf = k1 | work[0, x2] | work[6, pair]
     v = (l1 | work[1, x2] | work[7, pair]) & ~(c1 | work[2, x2] | work[8, pair])
-    lone_low = _popc(v & _LOW32)
-    kill_low = _popc(kf & _LOW32)
+    lone_low = popcount(v & _LOW32)
+    kill_low = popcount(kf & _LOW32)
     low = uint64(_SPREAD) + lone_low - kill_low
-    high = uint64(_SPREAD) + (_popc(v) - lone_low) - (_popc(kf) - kill_low)
+    high = uint64(_SPREAD) + (popcount(v) - lone_low) - (popcount(kf) - kill_low)
     return (_U1 << (low << uint64(2))) + (_U1 << (high << uint64(2)))
 
 
@@ -109,8 +110,8 @@ def _tail(n, rows, rest, occ_s, occ_t, iso_s, iso_t, k, partner_s, work, on_s, o
             x = 5 * i + j
             bs = work[5, j] << r
             bt = (work[5, j] << uint64(n - 1)) >> r
-            s = _cttz(bs)
-            t = _cttz(bt)
+            s = ctz(bs)
+            t = ctz(bt)
             hit_t = uint64(0) - uint64(1 if (iso_t & bt) != 0 else 0)
             work[0, x] = (iso_s & bs) | (partner_s[t] & hit_t)
             work[1, x] = uint64(1 if ((occ_s & bs) | (occ_t & bt)) == 0 else 0) << uint64(x)
@@ -142,9 +143,9 @@ def _tail(n, rows, rest, occ_s, occ_t, iso_s, iso_t, k, partner_s, work, on_s, o
             x1 = 5 + j1
             k1, c1, l1 = k0 | work[0, x1], c0 | work[2, x1], l0 | work[1, x1]
             a1 = a0 ^ (_U1 << uint64(j1))  # three column indices left: ca < cb < cc
-            ca = np.int64(_cttz(a1))
-            cb = np.int64(_cttz(a1 & (a1 - _U1)))
-            cc = np.int64(63) - np.int64(_ctlz(a1))
+            ca = np.int64(ctz(a1))
+            cb = np.int64(ctz(a1 & (a1 - _U1)))
+            cc = np.int64(63) - np.int64(clz(a1))
             nibbles = _three(k1, c1, l1, ca, cb, cc, work) + _three(k1, c1, l1, cb, ca, cc, work) \
                 + _three(k1, c1, l1, cc, ca, cb, work)  # 4-bit counts of these six completions
             even += nibbles & _NIBBLES
