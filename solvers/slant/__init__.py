@@ -117,13 +117,10 @@ def _checked(batch: Mapping[str, np.ndarray]) -> tuple[np.ndarray, ...]:
     return rows, cols, offsets, clues
 
 
-_UNTIMED = np.zeros(0, dtype=np.int64)  # solve_range's ``spent`` when nothing is timed
-
-
 class _Run:
     """A validated batch, its output columns and one workspace, for :func:`solve_range`."""
 
-    def __init__(self, batch: Mapping[str, np.ndarray], check: int) -> None:
+    def __init__(self, batch: Mapping[str, np.ndarray], check: int, timed: bool = False) -> None:
         self.rows, self.cols, self.offsets, self.clues = _checked(batch)
         k = self.rows.shape[0]
         most = int(((self.rows + 1) * (self.cols + 1)).max()) if k else 1
@@ -136,15 +133,13 @@ class _Run:
         self.cells = np.zeros(k + 1, dtype=np.int64)
         np.cumsum(self.rows * self.cols, out=self.cells[1:])
         self.solution = np.empty(int(self.cells[-1]), dtype=np.uint8)
-        self.spent = np.zeros(0, dtype=np.int64)  # ticks per puzzle, when timed
+        self.spent = np.zeros(k if timed else 0, dtype=np.int64)  # ticks per puzzle, if timed
 
-    def solve(self, lo: int, hi: int, timed: bool = False) -> None:
-        """Solve puzzles ``lo..hi-1`` into the output columns (``timed``: and their ticks)."""
-        if timed and self.spent.shape[0] != self.status.shape[0]:
-            self.spent = np.zeros(self.status.shape[0], dtype=np.int64)
+    def solve(self, lo: int, hi: int) -> None:
+        """Solve puzzles ``lo..hi-1`` into the output columns (and their ticks, if timed)."""
         solve_range(self.rows, self.cols, self.offsets, self.clues, lo, hi, self.cells[lo],
                     self.ws, self.st, self.sol, self.first, self.check, self.status,
-                    self.nodes, self.solution, self.spent if timed else _UNTIMED)
+                    self.nodes, self.solution, self.spent)
 
     def result(self) -> dict[str, np.ndarray]:
         """The result columns; a puzzle with no solution keeps none."""
@@ -189,11 +184,11 @@ def solve_each(batch: Mapping[str, np.ndarray], *, check: int = CHECK,
     """
     _options(check, options)
     _warm()
-    run = _Run(batch, check)
-    k = run.status.shape[0]
     rate = tick_rate()
+    run = _Run(batch, check, timed=rate is not None)
+    k = run.status.shape[0]
     if rate is not None:
-        run.solve(0, k, timed=True)
+        run.solve(0, k)
         return {**run.result(), "seconds": run.spent / rate}
     seconds = np.zeros(k, dtype=np.float64)
     clock = time.perf_counter
