@@ -1,5 +1,6 @@
 """What the benchmark scripts share: their stated conditions, medians, Markdown tables, memory
-and disk sampling of a process tree, and one job run through the product's own path.
+and disk sampling of a process tree, one job run through the product's own path, and the C
+baselines' build.
 
 Every script prints its tables from numbers it measured in the same run; nothing here asserts
 on a time.
@@ -11,6 +12,7 @@ import os
 import platform
 import stat
 import statistics
+import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -26,10 +28,20 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 __all__ = ["HERE", "ROOT", "conditions", "median", "markdown", "TreeSampler", "disk_use",
-           "local_cluster", "run_into", "solve_once", "make", "SAMPLE_SECONDS", "MiB"]
+           "local_cluster", "run_into", "solve_once", "make", "build_c", "SAMPLE_SECONDS", "MiB"]
 
 SAMPLE_SECONDS = 0.05  # memory (and disk) of a process tree is sampled this often
 MiB = 2**20
+
+
+def build_c(name: str) -> Path:
+    """Compile ``benchmarks/<name>.c`` with ``cc -O3 -march=native`` into ``benchmarks/bin/<name>``
+    (ignored by git), again only when the source is newer than the binary."""
+    source, binary = HERE / f"{name}.c", HERE / "bin" / name
+    binary.parent.mkdir(exist_ok=True)
+    if not binary.exists() or binary.stat().st_mtime < source.stat().st_mtime:
+        subprocess.run(["cc", "-O3", "-march=native", "-o", str(binary), str(source)], check=True)
+    return binary
 
 
 def _cpu_model() -> str:

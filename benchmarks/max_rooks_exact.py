@@ -32,22 +32,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import pyarrow.parquet as pq  # noqa: E402
-from common import ROOT, conditions, markdown, median  # noqa: E402
+from common import ROOT, build_c, conditions, markdown, median  # noqa: E402
 
 from solvers.max_rooks.exact import exhaustive_seconds, histograms, moments  # noqa: E402
 from solvers.max_rooks.exhaustive import distribution_units, first_rows  # noqa: E402
 
 BIN = HERE / "bin"
 PROBABILITIES = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 2))
-
-
-def build_brute() -> Path:
-    """Compile the C brute force into benchmarks/bin (ignored by git)."""
-    BIN.mkdir(exist_ok=True)
-    exe = BIN / "max_rooks_brute"
-    subprocess.run(["cc", "-O3", "-march=native", "-o", str(exe),
-                    str(HERE / "max_rooks_brute.c")], check=True)
-    return exe
 
 
 def brute(exe: Path, n: int) -> tuple[float, dict]:
@@ -94,7 +85,7 @@ def main() -> None:
     parser.add_argument("--largest", type=int, default=7, choices=range(5, 9))
     args = parser.parse_args()
     print(conditions(repeats=args.repeats, largest=f"{args.largest}x{args.largest}"))
-    exe = build_brute()
+    exe = build_c("max_rooks_brute")
     runs: dict[str, list[float]] = {"brute": [], "pipeline": []}
     for _ in range(args.repeats):  # interleaved
         seconds, reference = brute(exe, 5)

@@ -30,21 +30,13 @@ sys.path.insert(0, str(HERE))
 from common import (  # noqa: E402
     ROOT,
     TreeSampler,
+    build_c,
     conditions,
     local_cluster,
     make,
     median,
     solve_once,
 )
-
-
-def compile_c() -> Path:
-    """Build the plain C counter into benchmarks/bin/."""
-    binary = HERE / "bin" / "nqueens_mirror"
-    binary.parent.mkdir(exist_ok=True)
-    subprocess.run(["cc", "-O3", "-march=native", "-o", str(binary),
-                    str(HERE / "nqueens_mirror.c")], check=True)
-    return binary
 
 
 def time_c(binary: Path, n: int) -> tuple[int, float]:
@@ -117,7 +109,7 @@ def main() -> None:
     print(conditions(n=" ".join(map(str, args.sizes)), repeats=args.repeats,
                      enumerate=args.enumerate or "skipped",
                      clusters="local, 1 and 2 worker processes (1 thread each)"), flush=True)
-    binary = compile_c()
+    binary = build_c("nqueens_mirror")
     c_times: dict[int, list] = {n: [] for n in args.sizes}
     one: dict[int, list] = {n: [] for n in args.sizes}
     two: dict[int, list] = {n: [] for n in args.sizes}

@@ -23,17 +23,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-SOURCE = HERE / "nqueens_mirror.c"
-BINARY = HERE / "bin" / "nqueens_mirror"
+sys.path.insert(0, str(HERE))
 
+from common import build_c  # noqa: E402
 
-def build() -> Path:
-    """Compile the C baseline (again if the source is newer than the binary)."""
-    BINARY.parent.mkdir(parents=True, exist_ok=True)
-    if not BINARY.exists() or BINARY.stat().st_mtime < SOURCE.stat().st_mtime:
-        cmd = ["cc", "-O3", "-march=native", "-o", str(BINARY), str(SOURCE)]
-        subprocess.run(cmd, check=True)
-    return BINARY
+BINARY = HERE / "bin" / "nqueens_mirror"  # built by build_c("nqueens_mirror")
 
 
 def run_c(n: int) -> tuple[int, int, float]:
@@ -72,7 +66,7 @@ def main() -> None:
     args = parser.parse_args()
 
     sys.path.insert(0, str(ROOT))
-    build()
+    build_c("nqueens_mirror")
     start = time.perf_counter()
     run_numba(8)  # compile, or load from the cache
     print(f"JIT compile/load in this process: {time.perf_counter() - start:.2f} s", flush=True)

@@ -41,19 +41,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import ROOT, conditions, markdown, median  # noqa: E402
+from common import ROOT, build_c, conditions, markdown, median  # noqa: E402
 
-SOURCE = HERE / "nqueens_d4.c"
-BINARY = HERE / "bin" / "nqueens_d4"
-
-
-def build() -> Path:
-    """Compile the D4 C counter into benchmarks/bin/ (again when the source is newer)."""
-    BINARY.parent.mkdir(exist_ok=True)
-    if not BINARY.exists() or BINARY.stat().st_mtime < SOURCE.stat().st_mtime:
-        subprocess.run(["cc", "-O3", "-march=native", "-o", str(BINARY), str(SOURCE)],
-                       check=True)
-    return BINARY
+BINARY = HERE / "bin" / "nqueens_d4"  # built by build_c("nqueens_d4")
 
 
 def child(cmd: list[str]) -> tuple[list[str], float]:
@@ -111,7 +101,7 @@ def main() -> None:
     args = parser.parse_args()
 
     sys.path.insert(0, str(ROOT))
-    build()
+    build_c("nqueens_d4")
     sides: dict[str, Side] = {"kernel": kernel, "D4 C": d4_c}
     if args.takaken:
         sides["takaken C"] = takaken(args.takaken)

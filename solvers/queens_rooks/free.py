@@ -15,6 +15,7 @@ from .bits import _LOW32, _U1, _row_candidates, _row_order
 
 __all__: list[str] = []  # private: reached through solvers.queens_rooks
 
+
 @njit(cache=True, nogil=True, inline="always")
 def _place_free(n, r, b, occ_s, occ_t, iso_s, iso_t, k, partner_s, partner_t, remember):
     """Put a piece in row r, column bit b; return the new (occ_s, occ_t, iso_s, iso_t, k).
