@@ -1,0 +1,379 @@
+"""N-queens by *constellations* (numba): the queens of the four border lines placed first.
+
+Notation as in :mod:`.kernel` (rows top to bottom, columns left to right, a queen in column c is
+the bit ``1 << c``, ``last = n - 1``).  Every solution has exactly one queen on each border
+line: row 0 in column ``t``, row ``last`` in column ``b``, column 0 in row ``l``, column
+``last`` in row ``r``; the tuple ``(t, b, l, r)`` is its *constellation* (a corner queen lies on
+two lines, so ``t == 0`` iff ``l == 0``, and so on).  The 8 symmetries of the square map
+solutions to solutions and constellations to constellations, so the search takes one
+constellation per orbit, the *canonical* one (least code ``((t * n + b) * n + l) * n + r``
+among its 8 images), and counts the solutions with exactly that border:
+
+* Q: an orbit of constellations has ``8 / |H|`` members (H the constellation's stabilizer), all
+  with as many solutions, so each leaf adds ``8 / |H|``.
+* U (classes of solutions, OEIS A002562): the solutions in one class that have constellation C
+  form one H-orbit, so a leaf adds 1 exactly when its board is the lexicographically least of
+  its images under H (a board is the column of each row).  For n >= 2 H is {identity}, the
+  half turns or the quarter turns (a reflection would put two border queens on one line); when
+  H is the identity every leaf adds 1 and the hot walk needs no board.
+
+Below a constellation the search fills the *inner* rows (those without a border queen) top to
+bottom, with the border queens' columns taken from the start and their diagonals given per
+inner row (``fb``); the walk jumps over the border queens' rows by shifting its diagonal masks
+by the distance to the next inner row (``sh``).
+
+A *unit* is a constellation and the columns of its first ``depth`` inner rows (``depth = 0``:
+the constellation alone); units are the pipeline's work items, and each counts its own leaves,
+so over the units of any depth the counts sum to Q(n) and the classes to U(n).  ``nodes``
+counts queens placed (one per search-tree edge below the unit, dead ends included).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..bitops import popcount
+from .bits import SLOTS, load, store
+
+__all__: list[str] = []  # private to solvers.nqueens
+
+
+@njit(cache=True, nogil=True, inline="always")
+def turn(n, g, r, c):
+    """Cell (r, c) under symmetry ``g`` (0..7): transposed if g >= 4, then g % 4 quarter turns
+    clockwise ((r, c) -> (c, n - 1 - r))."""
+    if g >= 4:
+        r, c = c, r
+    for _ in range(g & 3):
+        r, c = c, n - 1 - r
+    return r, c
+
+
+@njit(cache=True, nogil=True)
+def border(n, t, b, l, r):
+    """The border queens of constellation (t, b, l, r): (rows, cols, count), repeats removed."""
+    rows = np.empty(4, np.int64)
+    cols = np.empty(4, np.int64)
+    k = 0
+    for qr, qc in ((0, t), (n - 1, b), (l, 0), (r, n - 1)):
+        seen = False
+        for j in range(k):
+            seen |= (rows[j] == qr) & (cols[j] == qc)
+        if not seen:
+            rows[k] = qr
+            cols[k] = qc
+            k += 1
+    return rows, cols, k
+
+
+@njit(cache=True, nogil=True)
+def image_code(n, g, rows, cols, k):
+    """The code of the constellation of queens (rows, cols)[:k] under symmetry ``g``."""
+    t = b = l = r = np.int64(0)
+    for j in range(k):
+        qr, qc = turn(n, g, rows[j], cols[j])
+        if qr == 0:
+            t = qc
+        if qr == n - 1:
+            b = qc
+        if qc == 0:
+            l = qr
+        if qc == n - 1:
+            r = qr
+    return ((t * n + b) * n + l) * n + r
+
+
+@njit(cache=True, nogil=True)
+def canonical(n):
+    """The canonical constellations of side n, by code: int64 [m, 5] rows (t, b, l, r, stab),
+    stab the bit set of the symmetries that fix it (bit 0, the identity, always set)."""
+    out = np.empty((n ** 4, 5), np.int64)
+    m = 0
+    for t in range(n):
+        for b in range(n):
+            for l in range(n):
+                for r in range(n):
+                    rows, cols, k = border(n, t, b, l, r)
+                    ok = True
+                    for i in range(k):  # border queens pairwise apart (one per line follows)
+                        for j in range(i):
+                            ok &= (rows[i] != rows[j]) & (cols[i] != cols[j])
+                            ok &= rows[i] - cols[i] != rows[j] - cols[j]
+                            ok &= rows[i] + cols[i] != rows[j] + cols[j]
+                    if not ok:
+                        continue
+                    code = ((t * n + b) * n + l) * n + r
+                    stab = 0
+                    for g in range(8):
+                        c = image_code(n, g, rows, cols, k)
+                        if c < code:
+                            ok = False
+                            break
+                        if c == code:
+                            stab |= 1 << g
+                    if ok:
+                        out[m, 0] = t
+                        out[m, 1] = b
+                        out[m, 2] = l
+                        out[m, 3] = r
+                        out[m, 4] = stab
+                        m += 1
+    return out[:m].copy()
+
+
+@njit(cache=True, nogil=True)
+def setup(n, con):
+    """The inner rows of constellation ``con`` (t, b, l, r, ...): (rows, fb, sh, D, cd).
+
+    ``rows[d]`` is inner row d (d < D), ``fb[d]`` the columns the border queens' diagonals take
+    in it (``fb[D]`` every column: no row after the last), ``sh[d]`` the distance to inner row
+    d + 1, and ``cd`` the border queens' columns.
+    """
+    qr, qc, k = border(n, con[0], con[1], con[2], con[3])
+    full = (np.int64(1) << n) - 1
+    used = np.zeros(n, np.bool_)
+    cd = np.int64(0)
+    for j in range(k):
+        used[qr[j]] = True
+        cd |= np.int64(1) << qc[j]
+    rows = np.empty(SLOTS, np.int64)
+    fb = np.zeros(SLOTS, np.int64)
+    sh = np.zeros(SLOTS, np.int64)
+    D = 0
+    for row in range(n):
+        if used[row]:
+            continue
+        m = np.int64(0)
+        for j in range(k):
+            e = row - qr[j]  # the queen's diagonals cross this row at qc +- e
+            for c in (qc[j] + e, qc[j] - e):
+                if 0 <= c < n:
+                    m |= np.int64(1) << c
+        rows[D] = row
+        fb[D] = m
+        D += 1
+    fb[D] = full
+    for d in range(D - 1):
+        sh[d] = rows[d + 1] - rows[d]
+    return rows, fb, sh, D, cd
+
+
+@njit(cache=True, nogil=True)
+def walk(n, d, D, ld, cd, rd, fb, sh):
+    """(leaves, nodes) below inner row ``d`` of a constellation (masks of row ``rows[d]``).
+
+    Invariant at the loop head: inner rows < d hold queens, (ld, cd, rd) describe inner row d
+    (the diagonals of the queens placed in the walk, shifted to that row), ``avail`` (nonzero)
+    its columns not yet tried; the frames below ``sp`` are the rows above with columns left.
+    """
+    full = (np.int64(1) << n) - 1
+    stk = np.empty(8 * SLOTS, np.int64)
+    if d == D:
+        return np.int64(1), np.int64(0)
+    avail = ~(ld | cd | rd | fb[d]) & full
+    nodes = popcount(avail)
+    leaves = np.int64(0)
+    sp = 0
+    if avail == 0:
+        return leaves, nodes
+    while True:
+        bit = avail & -avail
+        rest = avail ^ bit
+        store(stk, sp, rest, ld, cd, rd, d)
+        sp += rest != 0
+        s = sh[d]
+        ld = (ld | bit) << s
+        rd = (rd | bit) >> s
+        cd |= bit
+        d += 1
+        avail = ~(ld | cd | rd | fb[d]) & full  # 0 once the board is full (fb[D])
+        nodes += popcount(avail)
+        leaves += cd == full
+        if avail == 0:
+            if sp == 0:
+                break
+            sp -= 1
+            avail, ld, cd, rd, d = load(stk, sp)
+    return leaves, nodes
+
+
+@njit(cache=True, nogil=True)
+def least(n, board, stab, img):
+    """Whether ``board`` (column per row) is no larger than its image under each symmetry in
+    the bit set ``stab`` (lexicographically; ``img`` is scratch)."""
+    for g in range(1, 8):
+        if not (stab >> g) & 1:
+            continue
+        for row in range(n):
+            rr, cc = turn(n, g, row, board[row])
+            img[rr] = cc
+        for row in range(n):
+            if img[row] != board[row]:
+                if img[row] < board[row]:
+                    return False
+                break
+    return True
+
+
+@njit(cache=True, nogil=True)
+def sym_walk(n, d, D, ld, cd, rd, fb, sh, rows, board, stab):
+    """(leaves, classes, nodes) below inner row ``d`` of a constellation with stabilizer
+    ``stab`` (bit set): :func:`walk` keeping the board (``board`` holds the border queens and
+    inner rows < d), a leaf adding a class when it is least among its images (:func:`least`).
+    Constellations with symmetry are few, so this walk is off the hot path."""
+    full = (np.int64(1) << n) - 1
+    img = np.empty(n, np.int64)
+    stk = np.empty(8 * SLOTS, np.int64)
+    if d == D:
+        return np.int64(1), np.int64(least(n, board, stab, img)), np.int64(0)
+    avail = ~(ld | cd | rd | fb[d]) & full
+    nodes = popcount(avail)
+    leaves = np.int64(0)
+    classes = np.int64(0)
+    sp = 0
+    if avail == 0:
+        return leaves, classes, nodes
+    while True:
+        bit = avail & -avail
+        rest = avail ^ bit
+        board[rows[d]] = popcount(bit - 1)
+        store(stk, sp, rest, ld, cd, rd, d)
+        sp += rest != 0
+        s = sh[d]
+        ld = (ld | bit) << s
+        rd = (rd | bit) >> s
+        cd |= bit
+        d += 1
+        avail = ~(ld | cd | rd | fb[d]) & full
+        nodes += popcount(avail)
+        if cd == full:
+            leaves += 1
+            classes += least(n, board, stab, img)
+        if avail == 0:
+            if sp == 0:
+                break
+            sp -= 1
+            avail, ld, cd, rd, d = load(stk, sp)
+    return leaves, classes, nodes
+
+
+@njit(cache=True, nogil=True)
+def count_unit(n, unit, stab):
+    """(Q part, U part, nodes) below ``unit``: (t, b, l, r, then the columns of its first inner
+    rows, -1 for none), a canonical constellation with stabilizer ``stab`` (bit set);
+    (0, 0, 0) if the columns clash."""
+    rows, fb, sh, D, cd = setup(n, unit)
+    full = (np.int64(1) << n) - 1
+    z = np.int64(0)
+    board = np.zeros(n, np.int64)
+    board[0] = unit[0]
+    board[n - 1] = unit[1]
+    board[unit[2]] = 0
+    board[unit[3]] = n - 1
+    ld = rd = z
+    depth = 0
+    while depth < unit.shape[0] - 4 and unit[4 + depth] >= 0:
+        depth += 1
+    for d in range(depth):  # replay the unit's inner rows
+        bit = np.int64(1) << unit[4 + d]
+        if not ~(ld | cd | rd | fb[d]) & full & bit:
+            return z, z, z
+        board[rows[d]] = unit[4 + d]
+        ld = (ld | bit) << sh[d]
+        rd = (rd | bit) >> sh[d]
+        cd |= bit
+    weight = 8 // popcount(np.int64(stab))
+    if stab == 1:
+        leaves, nodes = walk(n, depth, D, ld, cd, rd, fb, sh)
+        return weight * leaves, leaves, nodes
+    leaves, classes, nodes = sym_walk(n, depth, D, ld, cd, rd, fb, sh, rows, board, stab)
+    return weight * leaves, classes, nodes
+
+
+@njit(cache=True, nogil=True)
+def grow(out, stabs, m):
+    """``out`` and ``stabs`` with room for row ``m`` (doubled when full)."""
+    if m < out.shape[0]:
+        return out, stabs
+    out2 = np.empty((2 * m, out.shape[1]), np.int64)
+    out2[:m] = out[:m]
+    stabs2 = np.empty(2 * m, np.int64)
+    stabs2[:m] = stabs[:m]
+    return out2, stabs2
+
+
+@njit(cache=True, nogil=True)
+def units(n, depth):
+    """The units of ``depth`` (inner rows fixed beyond the border): (int64 [m, 4 + depth] rows
+    t, b, l, r, columns; int64 [m] stabilizer bit sets), by constellation then columns.
+
+    A path that dies above ``depth`` gives no unit (it has no leaf); a constellation with fewer
+    than ``depth`` inner rows (tiny n) is one unit with every column -1 (none fixed).
+    """
+    cons = canonical(n)
+    full = (np.int64(1) << n) - 1
+    out = np.empty((1024, 4 + depth), np.int64)
+    stabs = np.empty(1024, np.int64)
+    m = 0
+    cols = np.zeros(SLOTS, np.int64)
+    stk = np.empty(8 * SLOTS, np.int64)
+    for i in range(cons.shape[0]):
+        con = cons[i]
+        rows, fb, sh, D, cd = setup(n, con)
+        if depth == 0 or D < depth:
+            out, stabs = grow(out, stabs, m)
+            out[m, :4] = con[:4]
+            out[m, 4:] = -1
+            stabs[m] = con[4]
+            m += 1
+            continue
+        d = 0
+        ld = rd = np.int64(0)
+        avail = ~(ld | cd | rd | fb[0]) & full
+        sp = 0
+        while True:  # depth-first over the first ``depth`` inner rows
+            if avail != 0:
+                bit = avail & -avail
+                avail ^= bit
+                cols[d] = popcount(bit - 1)
+                if d == depth - 1:
+                    out, stabs = grow(out, stabs, m)
+                    out[m, :4] = con[:4]
+                    out[m, 4:] = cols[:depth]
+                    stabs[m] = con[4]
+                    m += 1
+                    continue
+                store(stk, sp, avail, ld, cd, rd, d)
+                sp += 1
+                ld = (ld | bit) << sh[d]
+                rd = (rd | bit) >> sh[d]
+                cd |= bit
+                d += 1
+                avail = ~(ld | cd | rd | fb[d]) & full
+            else:
+                if sp == 0:
+                    break
+                sp -= 1
+                avail, ld, cd, rd, d = load(stk, sp)
+    return out[:m].copy(), stabs[:m].copy()
+
+
+@njit(cache=True, nogil=True)
+def count_batch(n, unit_rows, stabs, counts, classes, nodes):
+    """Fill counts[i] (Q part), classes[i] (U part) and nodes[i] below each unit row."""
+    for i in range(unit_rows.shape[0]):
+        counts[i], classes[i], nodes[i] = count_unit(n, unit_rows[i], stabs[i])
+
+
+@njit(cache=True, nogil=True)
+def whole(n):
+    """(Q(n), U(n), nodes) over every canonical constellation of side n."""
+    cons = canonical(n)
+    q = u = nodes = np.int64(0)
+    for i in range(cons.shape[0]):
+        a, b, c = count_unit(n, cons[i, :4], cons[i, 4])
+        q += a
+        u += b
+        nodes += c
+    return q, u, nodes
