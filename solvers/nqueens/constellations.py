@@ -2,12 +2,13 @@
 
 Notation as in :mod:`.kernel` (rows top to bottom, columns left to right, a queen in column c is
 the bit ``1 << c``, ``last = n - 1``).  Every solution has exactly one queen on each border
-line: row 0 in column ``t``, row ``last`` in column ``b``, column 0 in row ``l``, column
-``last`` in row ``r``; the tuple ``(t, b, l, r)`` is its *constellation* (a corner queen lies on
-two lines, so ``t == 0`` iff ``l == 0``, and so on).  The 8 symmetries of the square map
-solutions to solutions and constellations to constellations, so the search takes one
-constellation per orbit, the *canonical* one (least code ``((t * n + b) * n + l) * n + r``
-among its 8 images), and counts the solutions with exactly that border:
+line: row 0 in column ``t``, row ``last`` in column ``b``, column 0 in row ``left``, column
+``last`` in row ``right``; the tuple ``(t, b, left, right)`` is its *constellation* (a corner
+queen lies on two lines, so ``t == 0`` iff ``left == 0``, and so on).  The 8 symmetries of the
+square map solutions to solutions and constellations to constellations, so the search takes
+one constellation per orbit, the *canonical* one (least code
+``((t * n + b) * n + left) * n + right`` among its 8 images), and counts the solutions with
+exactly that border:
 
 * Q: an orbit of constellations has ``8 / |H|`` members (H the constellation's stabilizer), all
   with as many solutions, so each leaf adds ``8 / |H|``.
@@ -33,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bitops import clz, popcount
+from ..bitops import popcount
 from .bits import SLOTS, load, store
 
 __all__: list[str] = []  # private to solvers.nqueens
@@ -51,12 +52,13 @@ def turn(n, g, r, c):
 
 
 @njit(cache=True, nogil=True)
-def border(n, t, b, l, r):
-    """The border queens of constellation (t, b, l, r): (rows, cols, count), repeats removed."""
+def border(n, t, b, left, right):
+    """The border queens of constellation (t, b, left, right): (rows, cols, count), a corner
+    queen once."""
     rows = np.empty(4, np.int64)
     cols = np.empty(4, np.int64)
     k = 0
-    for qr, qc in ((0, t), (n - 1, b), (l, 0), (r, n - 1)):
+    for qr, qc in ((0, t), (n - 1, b), (left, 0), (right, n - 1)):
         seen = False
         for j in range(k):
             seen |= (rows[j] == qr) & (cols[j] == qc)
@@ -70,7 +72,7 @@ def border(n, t, b, l, r):
 @njit(cache=True, nogil=True)
 def image_code(n, g, rows, cols, k):
     """The code of the constellation of queens (rows, cols)[:k] under symmetry ``g``."""
-    t = b = l = r = np.int64(0)
+    t = b = left = right = np.int64(0)
     for j in range(k):
         qr, qc = turn(n, g, rows[j], cols[j])
         if qr == 0:
@@ -78,10 +80,10 @@ def image_code(n, g, rows, cols, k):
         if qr == n - 1:
             b = qc
         if qc == 0:
-            l = qr
+            left = qr
         if qc == n - 1:
-            r = qr
-    return ((t * n + b) * n + l) * n + r
+            right = qr
+    return ((t * n + b) * n + left) * n + right
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -98,16 +100,16 @@ def orient_key(n, code):
 @njit(cache=True, nogil=True)
 def canonical(n):
     """The canonical constellations of side n, by code, each as the image the walk searches:
-    int64 [m, 5] rows (t, b, l, r, stab), stab the bit set of the symmetries that fix the
+    int64 [m, 5] rows (t, b, left, right, stab), stab the bit set of the symmetries that fix the
     constellation (bit 0, the identity, always set; its images have the same, as every
     stabilizer is a group of rotations, or all of D4 for n = 1).  See :func:`orient_key`."""
     out = np.empty((n ** 4, 5), np.int64)
     m = 0
     for t in range(n):
         for b in range(n):
-            for l in range(n):
-                for r in range(n):
-                    rows, cols, k = border(n, t, b, l, r)
+            for left in range(n):
+                for right in range(n):
+                    rows, cols, k = border(n, t, b, left, right)
                     ok = True
                     for i in range(k):  # border queens pairwise apart (one per line follows)
                         for j in range(i):
@@ -116,7 +118,7 @@ def canonical(n):
                             ok &= rows[i] + cols[i] != rows[j] + cols[j]
                     if not ok:
                         continue
-                    code = ((t * n + b) * n + l) * n + r
+                    code = ((t * n + b) * n + left) * n + right
                     stab = 0
                     best = np.int64(1) << 62
                     pick = code
@@ -143,7 +145,7 @@ def canonical(n):
 
 @njit(cache=True, nogil=True)
 def setup(n, con):
-    """The inner rows of constellation ``con`` (t, b, l, r, ...): (rows, fb, sh, D, cd).
+    """The inner rows of constellation ``con`` (t, b, left, right, ...): (rows, fb, sh, D, cd).
 
     ``rows[d]`` is inner row d (d < D), ``fb[d]`` the columns the border queens' diagonals take
     in it (``fb[D]`` every column: no row after the last), ``sh[d]`` the distance to inner row
@@ -178,21 +180,6 @@ def setup(n, con):
     return rows, fb, sh, D, cd
 
 
-@njit(cache=True, nogil=True, inline="always")
-def dead(free, s):
-    """The columns of a row whose queen would leave no cell of ``free`` (the next inner row's
-    free cells, ``s`` rows below) open: every column if ``free`` is empty, else those whose three
-    cells there (the column and its diagonals, ``s`` either side) hold all of ``free``."""
-    lo = free & -free
-    hi = np.int64(1) << (63 - clz(free | 1))
-    mid = free & ~lo & ~hi
-    m = mid & -mid
-    near = ((lo << s) | lo | (lo >> s)) & ((hi << s) | hi | (hi >> s))
-    near &= ((m << s) | m | (m >> s)) | -np.int64(m == 0)  # the one middle cell, if any
-    near &= -np.int64(mid == m)  # at most one middle cell
-    return near | -np.int64(free == 0)
-
-
 @njit(cache=True, nogil=True)
 def walk(n, d, D, ld, cd, rd, fb, sh):
     """(leaves, nodes) below inner row ``d`` of a constellation (masks of row ``rows[d]``).
@@ -200,16 +187,64 @@ def walk(n, d, D, ld, cd, rd, fb, sh):
     Invariant at the loop head: inner rows < d hold queens, (ld, cd, rd) describe inner row d
     (the diagonals of the queens placed in the walk, shifted to that row), ``avail`` (nonzero)
     its columns not yet tried; the frames below ``sp`` are the rows above with columns left.
+    Each pass places one queen, as in :mod:`.kernel` (push the row's other columns, step down,
+    pop when the child has none).  The last two inner rows are counted at once: when the walk
+    reaches row D - 2 two columns x, y are left, and a leaf is x there and y in row D - 1 (or
+    y then x), the two apart diagonally and y (x) free in row D - 1.
     """
+    full = (np.int64(1) << n) - 1
+    stk = np.empty(8 * SLOTS, np.int64)
+    if d >= D - 2:  # too close to the end for the loop below: the plain walk
+        return plain_walk(n, d, D, ld, cd, rd, fb, sh)
+    end = D - 2
+    s2 = sh[end]
+    fb1 = fb[D - 1]
+    avail = ~(ld | cd | rd | fb[d]) & full
+    nodes = popcount(avail)
+    leaves = np.int64(0)
+    sp = 0
+    if avail == 0:
+        return leaves, nodes
+    while True:
+        bit = avail & -avail
+        rest = avail ^ bit
+        store(stk, sp, rest, ld, cd, rd, d)
+        sp += rest != 0
+        s = sh[d]
+        ld = (ld | bit) << s
+        rd = (rd | bit) >> s
+        cd |= bit
+        d += 1
+        avail = ~(ld | cd | rd | fb[d]) & full
+        nodes += popcount(avail)
+        if d == end:
+            x = ~cd & full
+            y = x & (x - 1)  # the higher column left
+            x ^= y
+            free = ~((ld << s2) | (rd >> s2) | fb1)  # row D - 1 before row D - 2's queen
+            k = ((avail & x) != 0) & ((free & y) != 0)
+            k += ((avail & y) != 0) & ((free & x) != 0)
+            k *= (((x << s2) | (x >> s2)) & y) == 0
+            leaves += k
+            nodes += k  # the queens of row D - 1
+            avail = 0
+        if avail == 0:
+            if sp == 0:
+                break
+            sp -= 1
+            avail, ld, cd, rd, d = load(stk, sp)
+    return leaves, nodes
+
+
+@njit(cache=True, nogil=True)
+def plain_walk(n, d, D, ld, cd, rd, fb, sh):
+    """:func:`walk` without its two-row ending: (leaves, nodes) below inner row ``d``."""
     full = (np.int64(1) << n) - 1
     stk = np.empty(8 * SLOTS, np.int64)
     if d == D:
         return np.int64(1), np.int64(0)
     avail = ~(ld | cd | rd | fb[d]) & full
     nodes = popcount(avail)
-    if d < D - 1:
-        s = sh[d]
-        avail &= ~dead(~((ld << s) | cd | (rd >> s) | fb[d + 1]) & full, s)
     leaves = np.int64(0)
     sp = 0
     if avail == 0:
@@ -226,9 +261,6 @@ def walk(n, d, D, ld, cd, rd, fb, sh):
         d += 1
         avail = ~(ld | cd | rd | fb[d]) & full  # 0 once the board is full (fb[D])
         nodes += popcount(avail)
-        if d < D - 1:  # drop the columns that would leave the next inner row no cell
-            s = sh[d]
-            avail &= ~dead(~((ld << s) | cd | (rd >> s) | fb[d + 1]) & full, s)
         leaves += cd == full
         if avail == 0:
             if sp == 0:
@@ -300,8 +332,8 @@ def sym_walk(n, d, D, ld, cd, rd, fb, sh, rows, board, stab):
 
 @njit(cache=True, nogil=True)
 def count_unit(n, unit, stab):
-    """(Q part, U part, nodes) below ``unit``: (t, b, l, r, then the columns of its first inner
-    rows, -1 for none), a canonical constellation with stabilizer ``stab`` (bit set);
+    """(Q part, U part, nodes) below ``unit``: (t, b, left, right, then the columns of its first
+    inner rows, -1 for none), a canonical constellation with stabilizer ``stab`` (bit set);
     (0, 0, 0) if the columns clash."""
     rows, fb, sh, D, cd = setup(n, unit)
     full = (np.int64(1) << n) - 1

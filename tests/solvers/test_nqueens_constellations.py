@@ -1,0 +1,113 @@
+"""The constellation search (:mod:`solvers.nqueens.constellations`): Q(n) and U(n) against
+OEIS, against the symmetric tree search, and against a brute force written here that shares no
+code with it; and its units, cut at any depth and summed in any groups, against the whole."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from solvers.nqueens import constellations, tree
+
+# OEIS A000170 (all solutions) and A002562 (fundamental solutions), n = 1..16
+A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512]
+A002562 = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752, 285053, 1846955]
+
+
+def brute(n: int) -> tuple[int, int]:
+    """(Q(n), U(n)) from every permutation: solutions, and their orbits under the 8 symmetries
+    of the square (a board is the column of each row)."""
+    sols = set()
+    for p in itertools.permutations(range(n)):
+        if len({r + c for r, c in enumerate(p)}) == n == len({r - c for r, c in enumerate(p)}):
+            sols.add(p)
+    seen: set[tuple[int, ...]] = set()
+    classes = 0
+    for p in sols:
+        if p in seen:
+            continue
+        classes += 1
+        cells = [(r, c) for r, c in enumerate(p)]
+        for _ in range(2):
+            for _ in range(4):
+                cells = [(c, n - 1 - r) for r, c in cells]  # a quarter turn
+                seen.add(tuple(c for _, c in sorted(cells)))
+            cells = [(c, r) for r, c in cells]  # the transpose
+    return len(sols), classes
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_brute_force(n):
+    q, u, _ = constellations.whole(n)
+    assert (int(q), int(u)) == brute(n)
+
+
+@pytest.mark.parametrize("n", range(1, 16))
+def test_oeis_and_tree(n):
+    q, u, nodes = constellations.whole(n)
+    assert (int(q), int(u)) == (A000170[n - 1], A002562[n - 1])
+    tq, tu, _ = tree.whole(n)
+    assert (int(q), int(u)) == (int(tq), int(tu))
+    assert nodes >= 0
+
+
+def test_sixteen():
+    q, u, _ = constellations.whole(16)
+    assert (int(q), int(u)) == (A000170[15], A002562[15])
+
+
+@pytest.mark.parametrize("n", [1, 4, 5, 6, 7, 9, 10, 11, 12])
+def test_canonical_orbits(n):
+    """The canonical constellations' orbits (8 / |stabilizer| images each) are the valid
+    border tuples, once each: counted against every tuple of a brute check."""
+    cons = constellations.canonical(n)
+    orbit_total = sum(8 // bin(int(s)).count("1") for s in cons[:, 4])
+    valid = 0
+    for t, b, left, right in itertools.product(range(n), repeat=4):
+        cells = {(0, t), (n - 1, b), (left, 0), (right, n - 1)}
+        ok = all(
+            p == q or (p[0] != q[0] and p[1] != q[1] and abs(p[0] - q[0]) != abs(p[1] - q[1]))
+            for p in cells for q in cells
+        )
+        # one queen per border line
+        ok &= all(sum(1 for c in cells if f(c)) == 1 for f in (
+            lambda c: c[0] == 0, lambda c: c[0] == n - 1,
+            lambda c: c[1] == 0, lambda c: c[1] == n - 1))
+        valid += ok
+    assert orbit_total == valid
+
+
+@pytest.mark.parametrize("n,depth", [(5, 1), (8, 0), (8, 1), (8, 3), (9, 2), (11, 1),
+                                     (11, 2), (12, 3), (13, 2), (6, 5), (4, 3), (1, 2)])
+def test_units_sum_to_whole(n, depth):
+    """Units of any depth, in any split, add up to Q(n) and U(n)."""
+    rows, stabs = constellations.units(n, depth)
+    assert rows.shape[1] == 4 + depth
+    k = rows.shape[0]
+    counts = np.zeros(k, np.int64)
+    classes = np.zeros(k, np.int64)
+    nodes = np.zeros(k, np.int64)
+    rng = random.Random(n * 100 + depth)
+    order = list(range(k))
+    rng.shuffle(order)
+    cuts = sorted(rng.sample(range(k + 1), min(3, k + 1)))
+    for a, b in zip([0, *cuts], [*cuts, k], strict=True):  # a few batches, in a random order
+        idx = np.array(order[a:b], np.int64)
+        c = np.zeros(len(idx), np.int64)
+        u = np.zeros(len(idx), np.int64)
+        m = np.zeros(len(idx), np.int64)
+        constellations.count_batch(n, rows[idx], stabs[idx], c, u, m)
+        counts[idx], classes[idx], nodes[idx] = c, u, m
+    assert int(counts.sum()) == A000170[n - 1]
+    assert int(classes.sum()) == A002562[n - 1]
+    assert (nodes >= 0).all()
+
+
+def test_unit_with_clashing_columns_counts_nothing():
+    rows, stabs = constellations.units(10, 1)
+    bad = rows[0].copy()
+    bad[4] = bad[0]  # the top queen's column again
+    assert constellations.count_unit(10, bad, stabs[0]) == (0, 0, 0)
