@@ -7,6 +7,9 @@ Sides, each counting Q(n) on one core, interleaved (the order rotates every repe
 
 * **kernel**: boardsweep's symmetric search in this process (``solvers.nqueens.total``, numba,
   warmed first); CPU seconds of this process.
+* **constellations**: boardsweep's constellation search (``solvers.nqueens.constellations``:
+  the four border queens first, NQueensFAF's algorithm class) in this process, warmed first;
+  CPU seconds of this process.  It walks its own tree, so its nodes are its own.
 * **D4 C**: ``benchmarks/nqueens_d4.c``, our own C counter of takaken's algorithm class that
   walks the same tree as the kernel (built here with ``cc -O3 -march=native`` into
   ``benchmarks/bin/``); CPU seconds of the child.  Both report the nodes (queens placed) and
@@ -23,7 +26,8 @@ Sides, each counting Q(n) on one core, interleaved (the order rotates every repe
   of the whole JVM process (start, JIT compiler and GC threads included), which a busy machine
   disturbs less than the solver's wall time.
 
-Each cell is the median of ``--repeats`` runs with its min..max; ratios are kernel / side.
+Each cell is the median of ``--repeats`` runs with its min..max; ratios are kernel / side and
+constellations / side.
 Without ``--takaken`` or ``--faf`` those rows are left out.  Every side's Q(n) (and U(n) where it
 prints one) must agree, else the script stops.
 """
@@ -67,6 +71,15 @@ def kernel(n: int) -> tuple[int, int, int, float]:
     return int(q), int(u), int(nodes), time.process_time() - start
 
 
+def constellations(n: int) -> tuple[int, int, int, float]:
+    """boardsweep's constellation search in this process (CPU seconds)."""
+    from solvers.nqueens import constellations as search
+
+    start = time.process_time()
+    q, u, nodes = search.whole(n)
+    return int(q), int(u), int(nodes), time.process_time() - start
+
+
 def d4_c(n: int) -> tuple[int, int, int, float]:
     """benchmarks/nqueens_d4.c (CPU seconds of the child)."""
     out, seconds = child([str(BINARY), str(n)])
@@ -102,13 +115,14 @@ def main() -> None:
 
     sys.path.insert(0, str(ROOT))
     build_c("nqueens_d4")
-    sides: dict[str, Side] = {"kernel": kernel, "D4 C": d4_c}
+    sides: dict[str, Side] = {"kernel": kernel, "constellations": constellations, "D4 C": d4_c}
     if args.takaken:
         sides["takaken C"] = takaken(args.takaken)
     faf_cpu: dict[int, list[float]] = {}
     if args.faf:
         sides["NQueensFAF 1 thread"] = faf(args.faf, faf_cpu)
     kernel(8)  # compile, or load from numba's cache
+    constellations(8)
     print(conditions(n=" ".join(map(str, args.n)), repeats=args.repeats), flush=True)
 
     rows = []
@@ -124,25 +138,30 @@ def main() -> None:
                 seen[name] = (q, u, nodes)
         q0, u0, nodes0 = seen["kernel"]
         for name, (q, u, nodes) in seen.items():
-            if q != q0 or (u is not None and u != u0) or (nodes is not None and nodes != nodes0):
+            same_tree = name != "constellations"  # its own tree: its own nodes
+            if q != q0 or (u is not None and u != u0) or (
+                    same_tree and nodes is not None and nodes != nodes0):
                 raise SystemExit(f"n = {n}: {name} says Q, U, nodes = {q}, {u}, {nodes}; "
                                  f"the kernel says {q0}, {u0}, {nodes0}")
         base = median(times["kernel"])
+        cbase = median(times["constellations"])
         for name in names:
             t = times[name]
             mid = median(t)
-            rate = f"{nodes0 / mid / 1e6:.1f}" if seen[name][2] is not None else "-"
+            nodes = seen[name][2]
+            rate = f"{nodes / mid / 1e6:.1f}" if nodes is not None else "-"
             rows.append([n, name, f"{q0:,}", f"{mid:.3f}", f"{min(t):.3f}..{max(t):.3f}",
-                         f"{nodes0:,}" if seen[name][2] is not None else "-", rate,
-                         f"{base / mid:.2f}"])
+                         f"{nodes:,}" if nodes is not None else "-", rate,
+                         f"{base / mid:.2f}", f"{cbase / mid:.2f}"])
         if n in faf_cpu:  # the same runs, by the JVM process's CPU time
             t = faf_cpu[n]
             rows.append([n, "NQueensFAF, JVM process CPU", f"{q0:,}", f"{median(t):.3f}",
-                         f"{min(t):.3f}..{max(t):.3f}", "-", "-", f"{base / median(t):.2f}"])
+                         f"{min(t):.3f}..{max(t):.3f}", "-", "-", f"{base / median(t):.2f}",
+                         f"{cbase / median(t):.2f}"])
         print(f"n = {n} done", file=sys.stderr, flush=True)
     print()
     print(markdown(["n", "program", "Q(n)", "median s", "min..max s", "nodes", "M nodes/s",
-                    "kernel / program"], rows))
+                    "kernel / program", "constellations / program"], rows))
 
 
 if __name__ == "__main__":
