@@ -190,16 +190,17 @@ def walk(n, d, D, ld, cd, rd, fb, sh):
     Each pass places one queen, as in :mod:`.kernel` (push the row's other columns, step down,
     pop when the child has none).  The last two inner rows are counted at once: when the walk
     reaches row D - 2 two columns x, y are left, and a leaf is x there and y in row D - 1 (or
-    y then x), the two apart diagonally and y (x) free in row D - 1.
+    y then x), the two apart diagonally and y (x) free in row D - 1.  Row indices are taken
+    ``& 63`` (never negative), which spares numba's wraparound test on every load.
     """
-    full = (np.int64(1) << n) - 1
-    stk = np.empty(8 * SLOTS, np.int64)
     if d >= D - 2:  # too close to the end for the loop below: the plain walk
         return plain_walk(n, d, D, ld, cd, rd, fb, sh)
+    full = (np.int64(1) << n) - 1
+    stk = np.empty(8 * SLOTS, np.int64)
     end = D - 2
     s2 = sh[end]
     fb1 = fb[D - 1]
-    avail = ~(ld | cd | rd | fb[d]) & full
+    avail = ~(ld | cd | rd | fb[d & 63]) & full
     nodes = popcount(avail)
     leaves = np.int64(0)
     sp = 0
@@ -210,12 +211,12 @@ def walk(n, d, D, ld, cd, rd, fb, sh):
         rest = avail ^ bit
         store(stk, sp, rest, ld, cd, rd, d)
         sp += rest != 0
-        s = sh[d]
+        s = sh[d & 63]
         ld = (ld | bit) << s
         rd = (rd | bit) >> s
         cd |= bit
         d += 1
-        avail = ~(ld | cd | rd | fb[d]) & full
+        avail = ~(ld | cd | rd | fb[d & 63]) & full
         nodes += popcount(avail)
         if d == end:
             x = ~cd & full
@@ -243,7 +244,7 @@ def plain_walk(n, d, D, ld, cd, rd, fb, sh):
     stk = np.empty(8 * SLOTS, np.int64)
     if d == D:
         return np.int64(1), np.int64(0)
-    avail = ~(ld | cd | rd | fb[d]) & full
+    avail = ~(ld | cd | rd | fb[d & 63]) & full
     nodes = popcount(avail)
     leaves = np.int64(0)
     sp = 0
@@ -254,12 +255,12 @@ def plain_walk(n, d, D, ld, cd, rd, fb, sh):
         rest = avail ^ bit
         store(stk, sp, rest, ld, cd, rd, d)
         sp += rest != 0
-        s = sh[d]
+        s = sh[d & 63]
         ld = (ld | bit) << s
         rd = (rd | bit) >> s
         cd |= bit
         d += 1
-        avail = ~(ld | cd | rd | fb[d]) & full  # 0 once the board is full (fb[D])
+        avail = ~(ld | cd | rd | fb[d & 63]) & full  # 0 once the board is full (fb[D])
         nodes += popcount(avail)
         leaves += cd == full
         if avail == 0:
