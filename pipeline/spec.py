@@ -24,6 +24,7 @@ from solvers.schema import (
     Context,
     Field,
     FilePath,
+    Flag,
     Integer,
     ListOf,
     Number,
@@ -80,7 +81,9 @@ CLUSTER_KINDS: dict[str, Record] = {
     "local": Record({
         "workers": Field(Integer(1, 4096)), "threads_per_worker": Field(Integer(1, 1024)),
         "memory_limit": Field(_MEMORY), "dashboard_address": Field(Text(what="an address")),
-        "allowed_failures": Field(Integer(0, 1000)), **_COMMON}, "a local cluster"),
+        "allowed_failures": Field(Integer(0, 1000)),
+        "profile": Field(Flag(), doc="Dask's sampling profiler in the workers (the dashboard's "
+                         "Profile page); off by default"), **_COMMON}, "a local cluster"),
     "address": Record({
         "address": Field(ADDRESS, required=True), "timeout": Field(_SECONDS), **_TLS,
         **_COMMON}, "an existing scheduler"),

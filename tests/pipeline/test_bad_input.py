@@ -559,8 +559,8 @@ CASES = {
                                            "<= 86400"),
     "local-unknown-key": cluster_key("local", "bogus", "1",
                                      "unknown key: expected one of allowed_failures, "
-                                     "dashboard_address, memory_limit, task_seconds, "
-                                     "threads_per_worker, workers"),
+                                     "dashboard_address, memory_limit, profile, "
+                                     "task_seconds, threads_per_worker, workers"),
     "address-missing": config(
         "cluster:\n  kind: address\n" + JOB,
         at(2, f"cluster (kind address): missing key 'address': {ADDRESS}")),

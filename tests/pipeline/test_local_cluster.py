@@ -1,0 +1,56 @@
+"""The local cluster's workers run without Dask's sampling profiler unless the config asks for
+it, and a worker restarted by its nanny keeps the same settings."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from pipeline.cluster import open_client
+from pipeline.spec import cluster_spec
+from solvers.schema import Context, ParamError
+
+
+def _profiling(client) -> set[bool]:
+    """Whether each worker has Dask's profile callbacks running."""
+    return set(client.run(lambda dask_worker: "profile-cycle" in dask_worker.periodic_callbacks
+                          ).values())
+
+
+def _monitor_seconds(client) -> set[float]:
+    """Each worker's system monitor interval as its own config says."""
+    import dask
+
+    def interval():
+        from dask.utils import parse_timedelta
+        return parse_timedelta(dask.config.get("distributed.admin.system-monitor.interval"))
+
+    return set(client.run(interval).values())
+
+
+def _local(**options):
+    return cluster_spec({"kind": "local", "workers": 1, "dashboard_address": "127.0.0.1:0",
+                         **options}, Context())
+
+
+def test_local_workers_run_without_the_profiler_even_after_a_restart():
+    with open_client(_local()) as client:
+        assert _profiling(client) == {False}
+        assert _monitor_seconds(client) == {2.0}
+        before = set(client.run(os.getpid).values())
+        client.restart_workers(list(client.scheduler_info()["workers"]))
+        client.wait_for_workers(1, timeout=60)
+        assert set(client.run(os.getpid).values()).isdisjoint(before)  # a new process
+        assert _profiling(client) == {False}
+        assert _monitor_seconds(client) == {2.0}
+
+
+def test_profile_true_turns_the_profiler_on():
+    with open_client(_local(profile=True)) as client:
+        assert _profiling(client) == {True}
+
+
+def test_profile_must_be_true_or_false():
+    with pytest.raises(ParamError, match="true or false"):
+        _local(profile="sometimes")
