@@ -7,7 +7,8 @@ benchmarks/nqueens_mirror.c and run in this script), boardsweep's seconds on a l
 of 1 and of 2 worker processes (wall time of planning + tasks + merge, as ``boardsweep solve``
 computes: ``pipeline.jobs.run_once`` on ``pipeline.jobs.open_runner``'s cluster, workers already
 warm), search nodes, nodes/s on one worker, and the ratios. Times are medians of ``--repeats``
-runs, interleaved (for each repeat and n: C, 1 worker, 2 workers; both clusters stay up). The
+runs, interleaved (each repeat: C for every n, then a 1-worker cluster for every n, then a
+2-worker one; only one cluster is up at a time, so an idle one takes no CPU from the other). The
 compute columns time the task loop alone (the runner, from the first bundle handed to the cluster
 to the last result back). Then the JIT warm start of a fresh process (numba cache) and the
 enumeration of every solution of one n into Parquet on 2 workers (``boardsweep solve nqueens N
@@ -21,7 +22,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import ExitStack
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -113,19 +113,18 @@ def main() -> None:
     c_times: dict[int, list] = {n: [] for n in args.sizes}
     one: dict[int, list] = {n: [] for n in args.sizes}
     two: dict[int, list] = {n: [] for n in args.sizes}
-    with ExitStack() as stack:
-        single = stack.enter_context(local_cluster(1, ["nqueens"]))
-        double = stack.enter_context(local_cluster(2, ["nqueens"]))
-        for cluster in (single, double):
-            time_cluster(cluster, 15)  # Dask's first-task costs, untimed
-        for r in range(args.repeats):
-            for n in args.sizes:
-                c_times[n].append(time_c(binary, n))
-                one[n].append(time_cluster(single, n))
-                two[n].append(time_cluster(double, n))
-                print(f"repeat {r + 1}/{args.repeats} n = {n}: C {c_times[n][-1][1]:.2f} s, "
-                      f"1 worker {one[n][-1][2]:.2f} s, 2 workers {two[n][-1][2]:.2f} s",
-                      file=sys.stderr, flush=True)
+    for r in range(args.repeats):
+        for n in args.sizes:
+            c_times[n].append(time_c(binary, n))
+        for workers, times in ((1, one), (2, two)):  # one cluster up at a time
+            with local_cluster(workers, ["nqueens"]) as cluster:
+                time_cluster(cluster, 15)  # Dask's first-task costs, untimed
+                for n in args.sizes:
+                    times[n].append(time_cluster(cluster, n))
+        for n in args.sizes:
+            print(f"repeat {r + 1}/{args.repeats} n = {n}: C {c_times[n][-1][1]:.2f} s, "
+                  f"1 worker {one[n][-1][2]:.2f} s, 2 workers {two[n][-1][2]:.2f} s",
+                  file=sys.stderr, flush=True)
     print("\n| n | Q(n) | C mirror s | 1 worker s | 2 workers s | nodes | nodes/s (1 worker) "
           "| 1 worker / C | 2 workers speed-up | compute 1 / 2 workers s | compute 2 / 1 |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
