@@ -364,59 +364,76 @@ def count_unit(n, unit, stab):
     return weight * leaves, classes, nodes
 
 
-@njit(cache=True, nogil=True)
-def grow(out, stabs, m):
-    """``out`` and ``stabs`` with room for row ``m`` (doubled when full)."""
-    if m < out.shape[0]:
-        return out, stabs
-    out2 = np.empty((2 * m, out.shape[1]), np.int64)
-    out2[:m] = out[:m]
-    stabs2 = np.empty(2 * m, np.int64)
-    stabs2[:m] = stabs[:m]
-    return out2, stabs2
+_NEVER = 1 << 62  # a unit number no walk reaches
+
+
+@njit(cache=True, nogil=True, inline="always")
+def take(con, cols, depth, wanted, kept, out, stabs):
+    """Write the unit (``con``'s border, ``cols[:depth]``) as row ``kept`` of ``out`` and
+    ``stabs``; (units kept, next unit number wanted)."""
+    out[kept, :4] = con[:4]
+    for j in range(depth):
+        out[kept, 4 + j] = cols[j]
+    stabs[kept] = con[4]
+    kept += 1
+    return kept, wanted[kept] if kept < wanted.shape[0] else _NEVER
 
 
 @njit(cache=True, nogil=True)
-def units(n, depth):
-    """The units of ``depth`` (inner rows fixed beyond the border): (int64 [m, 4 + depth] rows
-    t, b, l, r, columns; int64 [m] stabilizer bit sets), by constellation then columns.
+def select(n, depth, wanted, cap, out, stabs):
+    """Walk the units of ``depth`` (inner rows fixed beyond the border) in order, keeping some.
 
-    A path that dies above ``depth`` gives no unit (it has no leaf); a constellation with fewer
-    than ``depth`` inner rows (tiny n) is one unit with every column -1 (none fixed).
+    Units are listed by canonical constellation (:func:`canonical`'s order), then by the
+    columns of the first ``depth`` inner rows, depth-first with columns ascending, and
+    numbered 0, 1, ...; unit number ``wanted[j]`` (ascending, distinct) is written to
+    ``out[j]`` (int64 [k, 4 + depth]: t, b, left, right, columns) and its constellation's
+    stabilizer bit set to ``stabs[j]``.  A path that dies above ``depth`` is no unit (it has no
+    leaf); a constellation with fewer than ``depth`` inner rows (tiny n) is one unit with
+    every column -1 (none fixed).  The last fixed row's columns are counted at once while no
+    wanted unit is among them.  Stops once it has passed ``cap`` units.  Returns (units
+    walked: all of them, or more than ``cap`` if it stopped; units kept).
     """
     cons = canonical(n)
     full = (np.int64(1) << n) - 1
-    out = np.empty((1024, 4 + depth), np.int64)
-    stabs = np.empty(1024, np.int64)
-    m = 0
-    cols = np.zeros(SLOTS, np.int64)
+    walked = 0
+    kept = 0
+    nxt = wanted[0] if wanted.shape[0] > 0 else _NEVER
+    cols = np.full(SLOTS, -1, np.int64)
     stk = np.empty(8 * SLOTS, np.int64)
     for i in range(cons.shape[0]):
         con = cons[i]
         rows, fb, sh, D, cd = setup(n, con)
         if depth == 0 or D < depth:
-            out, stabs = grow(out, stabs, m)
-            out[m, :4] = con[:4]
-            out[m, 4:] = -1
-            stabs[m] = con[4]
-            m += 1
+            if walked == nxt:
+                kept, nxt = take(con, cols, depth, wanted, kept, out, stabs)
+            walked += 1
+            if walked > cap:
+                return walked, kept
             continue
         d = 0
         ld = rd = np.int64(0)
         avail = ~(ld | cd | rd | fb[0]) & full
         sp = 0
         while True:  # depth-first over the first ``depth`` inner rows
-            if avail != 0:
+            if avail != 0 and d == depth - 1:  # each column left ends one unit
+                left = popcount(avail)
+                if walked + left <= nxt:
+                    walked += left
+                else:
+                    while avail:
+                        bit = avail & -avail
+                        avail ^= bit
+                        if walked == nxt:
+                            cols[d] = popcount(bit - 1)
+                            kept, nxt = take(con, cols, depth, wanted, kept, out, stabs)
+                        walked += 1
+                avail = np.int64(0)
+                if walked > cap:
+                    return walked, kept
+            elif avail != 0:
                 bit = avail & -avail
                 avail ^= bit
                 cols[d] = popcount(bit - 1)
-                if d == depth - 1:
-                    out, stabs = grow(out, stabs, m)
-                    out[m, :4] = con[:4]
-                    out[m, 4:] = cols[:depth]
-                    stabs[m] = con[4]
-                    m += 1
-                    continue
                 store(stk, sp, avail, ld, cd, rd, d)
                 sp += 1
                 ld = (ld | bit) << sh[d]
@@ -429,7 +446,21 @@ def units(n, depth):
                     break
                 sp -= 1
                 avail, ld, cd, rd, d = load(stk, sp)
-    return out[:m].copy(), stabs[:m].copy()
+        cols[:depth] = -1
+    return walked, kept
+
+
+@njit(cache=True, nogil=True)
+def units(n, depth):
+    """Every unit of ``depth``: (int64 [m, 4 + depth] rows t, b, left, right, columns; int64 [m]
+    stabilizer bit sets), in :func:`select`'s order.  Lists them all: for large boards use
+    :func:`select` with the wanted unit numbers."""
+    none = np.zeros(0, np.int64)
+    m, _ = select(n, depth, none, _NEVER, np.zeros((0, 4 + depth), np.int64), none)
+    out = np.empty((m, 4 + depth), np.int64)
+    stabs = np.empty(m, np.int64)
+    select(n, depth, np.arange(m), m, out, stabs)
+    return out, stabs
 
 
 @njit(cache=True, nogil=True)

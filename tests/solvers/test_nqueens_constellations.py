@@ -111,3 +111,63 @@ def test_unit_with_clashing_columns_counts_nothing():
     bad = rows[0].copy()
     bad[4] = bad[0]  # the top queen's column again
     assert constellations.count_unit(10, bad, stabs[0]) == (0, 0, 0)
+
+
+@pytest.mark.parametrize("n,depth", [(1, 0), (1, 2), (4, 3), (8, 0), (8, 2), (11, 1), (12, 3)])
+def test_select_keeps_the_wanted_units(n, depth):
+    """select numbers the units as units() lists them, stores only the wanted ones, and stops
+    at its cap."""
+    every, stabs = constellations.units(n, depth)
+    total = every.shape[0]
+    rng = random.Random(n * 10 + depth)
+    none = np.zeros(0, np.int64)
+    walked, kept = constellations.select(n, depth, none, 1 << 62,
+                                         np.zeros((0, 4 + depth), np.int64), none)
+    assert (walked, kept) == (total, 0)
+    for _ in range(4):
+        wanted = np.array(sorted(rng.sample(range(total), min(total, rng.randint(1, 9)))),
+                          np.int64)
+        out = np.full((len(wanted), 4 + depth), -7, np.int64)
+        got_stabs = np.zeros(len(wanted), np.int64)
+        walked, kept = constellations.select(n, depth, wanted, total, out, got_stabs)
+        assert (walked, kept) == (total, len(wanted))
+        assert (out == every[wanted]).all() and (got_stabs == stabs[wanted]).all()
+    if total > 2:
+        walked, _ = constellations.select(n, depth, none, 1, np.zeros((0, 4 + depth), np.int64),
+                                          none)
+        assert 1 < walked <= total
+
+
+def test_large_boards_count_units_without_listing_them():
+    """n = 27 at depth 2: tens of millions of units, counted by a walk that stores none."""
+    none = np.zeros(0, np.int64)
+    walked, kept = constellations.select(27, 2, none, 1 << 62, np.zeros((0, 6), np.int64), none)
+    assert walked > 10_000_000 and kept == 0
+    wanted = np.array([0, walked // 2, walked - 1], np.int64)
+    out = np.zeros((3, 6), np.int64)
+    stabs = np.zeros(3, np.int64)
+    constellations.select(27, 2, wanted, walked, out, stabs)
+    for row in out.tolist():  # border and inner queens: no two attack
+        t, b, left, right, c0, c1 = row
+        assert all(0 <= v < 27 for v in row)
+        assert t != b and c0 != c1 and {c0, c1}.isdisjoint({0, 26, t, b})
+
+
+@pytest.mark.parametrize("n", [6, 9, 11])
+def test_walk_counts_the_plain_walks_leaves_and_nodes(n):
+    """The hot walk's two-row ending changes neither leaves nor nodes: the plain walk (every
+    row placed, the board's fullness tested) finds the same, from every start row."""
+    for con in constellations.canonical(n):
+        rows, fb, sh, D, cd = constellations.setup(n, con)
+        z = np.int64(0)
+        assert constellations.walk(n, 0, D, z, cd, z, fb, sh) == \
+            constellations.plain_walk(n, 0, D, z, cd, z, fb, sh)
+    for unit, stab in zip(*constellations.units(n, 2), strict=True):
+        if stab == 1:  # the hot walk below a unit: compare with the plain walk by hand
+            rows, fb, sh, D, cd = constellations.setup(n, unit)
+            ld = rd = 0
+            for d in range(2):
+                bit = 1 << int(unit[4 + d])
+                ld, rd, cd = (ld | bit) << int(sh[d]), (rd | bit) >> int(sh[d]), cd | bit
+            args = (n, 2, D, np.int64(ld), np.int64(cd), np.int64(rd), fb, sh)
+            assert constellations.walk(*args) == constellations.plain_walk(*args)
