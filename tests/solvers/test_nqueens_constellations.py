@@ -121,7 +121,8 @@ def test_select_keeps_the_wanted_units(n, depth):
     total = every.shape[0]
     rng = random.Random(n * 10 + depth)
     none = np.zeros(0, np.int64)
-    walked, kept = constellations.select(n, depth, none, 1 << 62,
+    cons = constellations.canonical(n)
+    walked, kept = constellations.select(n, cons, depth, none, 1 << 62,
                                          np.zeros((0, 4 + depth), np.int64), none)
     assert (walked, kept) == (total, 0)
     for _ in range(4):
@@ -129,24 +130,26 @@ def test_select_keeps_the_wanted_units(n, depth):
                           np.int64)
         out = np.full((len(wanted), 4 + depth), -7, np.int64)
         got_stabs = np.zeros(len(wanted), np.int64)
-        walked, kept = constellations.select(n, depth, wanted, total, out, got_stabs)
+        walked, kept = constellations.select(n, cons, depth, wanted, total, out, got_stabs)
         assert (walked, kept) == (total, len(wanted))
         assert (out == every[wanted]).all() and (got_stabs == stabs[wanted]).all()
     if total > 2:
-        walked, _ = constellations.select(n, depth, none, 1, np.zeros((0, 4 + depth), np.int64),
-                                          none)
+        walked, _ = constellations.select(n, cons, depth, none, 1,
+                                          np.zeros((0, 4 + depth), np.int64), none)
         assert 1 < walked <= total
 
 
 def test_large_boards_count_units_without_listing_them():
     """n = 27 at depth 2: tens of millions of units, counted by a walk that stores none."""
     none = np.zeros(0, np.int64)
-    walked, kept = constellations.select(27, 2, none, 1 << 62, np.zeros((0, 6), np.int64), none)
+    cons = constellations.canonical(27)
+    walked, kept = constellations.select(27, cons, 2, none, 1 << 62, np.zeros((0, 6), np.int64),
+                                         none)
     assert walked > 10_000_000 and kept == 0
     wanted = np.array([0, walked // 2, walked - 1], np.int64)
     out = np.zeros((3, 6), np.int64)
     stabs = np.zeros(3, np.int64)
-    constellations.select(27, 2, wanted, walked, out, stabs)
+    constellations.select(27, cons, 2, wanted, walked, out, stabs)
     for row in out.tolist():  # border and inner queens: no two attack
         t, b, left, right, c0, c1 = row
         assert all(0 <= v < 27 for v in row)
