@@ -1,0 +1,163 @@
+"""Slant kernel A/B: the solver's engine at git revisions (or the working tree), interleaved.
+
+    python benchmarks/slant_ab.py HEAD~1 work --sets 5e 50h 100 --rounds 5
+    python benchmarks/slant_ab.py HEAD work --sets 100 --each
+
+Each side is ``solvers/slant/{kernel,state,clock}.py`` as of a revision (``work``: as in
+the working tree), copied into a scratch package and compiled there, so two versions run in
+one process.  Every round times one :func:`solve_range` call over the whole set per side
+(CPU seconds per puzzle), the sides in turn, their order reversed every other round; the
+table gives each side's median, its ratio to the first side's, the median of its per-round
+ratios to the first side (*paired*: both halves of a round saw about the same load) and the
+range over rounds.  On a shared machine use many rounds (the default 20) and read the
+paired ratio: 5 rounds of whole sets once showed a 0.62x gain that 40 pairs refuted.
+``--each`` times each puzzle alone instead and adds the median and slowest puzzle.  The
+sides must agree on every verdict and solution (nodes may differ); the script exits 1 if
+they do not.
+
+Sets: ``100`` the stored minimal 100 x 100 puzzles (``benchmarks/data/slant_100.txt``);
+``<n>e`` / ``<n>h`` Simon Tatham's Easy / Hard puzzles cached by ``slant_tatham.py`` in
+``--work`` (its ``ids_<n>_<level>_<count>_<seed>.txt``, the first such file found).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+
+from common import conditions, markdown, median  # noqa: E402
+from slant_tatham import to_batch  # noqa: E402
+
+from solvers import slant  # noqa: E402
+
+FILES = ("kernel.py", "state.py", "clock.py")
+
+
+def side(rev: str, scratch: Path, k: int):
+    """The kernel module of ``rev`` (or the working tree), compiled in its own package."""
+    pkg = scratch / f"side{k}"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    for name in FILES:
+        path = f"solvers/slant/{name}"
+        if rev == "work":
+            shutil.copy(ROOT / path, pkg / name)
+        else:
+            text = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, check=True,
+                                  capture_output=True, text=True).stdout
+            (pkg / name).write_text(text)
+    return importlib.import_module(f"side{k}.kernel")
+
+
+def load(name: str, work: Path) -> dict[str, np.ndarray]:
+    """The puzzle set called ``name``."""
+    if name == "100":
+        text = (HERE / "data" / "slant_100.txt").read_text()
+        return slant.table_to_batch(slant.PROBLEM.read_text(text))
+    level = {"e": "easy", "h": "hard"}[name[-1]]
+    found = sorted(work.glob(f"ids_{int(name[:-1])}_{level}_*.txt"))
+    if not found:
+        sys.exit(f"no {name} set in {work}: run slant_tatham.py with --work {work} first")
+    return to_batch(found[0])
+
+
+def solve(kernel, batch: dict[str, np.ndarray], lo: int, hi: int):
+    """CPU seconds of one solve_range call over puzzles lo..hi-1, and its answers."""
+    rows = np.ascontiguousarray(batch["rows"], np.int64)
+    cols = np.ascontiguousarray(batch["cols"], np.int64)
+    offsets = np.ascontiguousarray(batch["offsets"], np.int64)
+    clues = np.ascontiguousarray(batch["clues"], np.int8)
+    most = int(np.diff(offsets).max())
+    ws, st = kernel.make_workspace(most)
+    sol = np.empty(most, np.int64)
+    first = np.full(most, -1, np.int64)
+    k = rows.shape[0]
+    status = np.zeros(k, np.uint8)
+    nodes = np.zeros(k, np.int64)
+    cells = np.zeros(k + 1, np.int64)
+    np.cumsum(rows * cols, out=cells[1:])
+    solution = np.empty(int(cells[-1]), np.uint8)
+    start = time.process_time()
+    kernel.solve_range(rows, cols, offsets, clues, lo, hi, cells[lo], ws, st, sol, first,
+                       np.int64(kernel.CHECK), status, nodes, solution, np.zeros(0, np.int64))
+    spent = time.process_time() - start
+    return spent, status[lo:hi], solution[cells[lo]:cells[hi]], int(nodes[lo:hi].sum())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("revs", nargs="+", help="git revisions, or 'work' for the working tree")
+    parser.add_argument("--sets", nargs="+", default=["5e", "50h", "100"])
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--each", action="store_true", help="time each puzzle alone")
+    parser.add_argument("--work", type=Path, default=Path("/tmp/slantc/bench"),
+                        help="slant_tatham.py's folder of his cached puzzles")
+    args = parser.parse_args()
+    scratch = Path(tempfile.mkdtemp(prefix="slant_ab_"))
+    sys.path.insert(0, str(scratch))
+    try:
+        kernels = [side(rev, scratch, k) for k, rev in enumerate(args.revs)]
+        sets = {name: load(name, args.work) for name in args.sets}
+        for kernel in kernels:  # compile
+            solve(kernel, next(iter(sets.values())), 0, 1)
+        print(conditions(rounds=args.rounds), flush=True)
+        table, agree = [], True
+        for name, batch in sets.items():
+            k = len(batch["rows"])
+            per = {j: [] for j in range(len(kernels))}
+            each = {j: np.zeros((args.rounds, k)) for j in range(len(kernels))}
+            nodes, answers = {}, None
+            for r in range(args.rounds):
+                order = range(len(kernels)) if r % 2 == 0 else reversed(range(len(kernels)))
+                for j in order:
+                    if args.each:
+                        for p in range(k):
+                            each[j][r, p] = solve(kernels[j], batch, p, p + 1)[0]
+                        per[j].append(each[j][r].sum() / k)
+                        continue
+                    spent, status, solution, nodes[j] = solve(kernels[j], batch, 0, k)
+                    per[j].append(spent / k)
+                    if answers is None:
+                        answers = (status.copy(), solution.copy())
+                    elif not (np.array_equal(answers[0], status)
+                              and np.array_equal(answers[1], solution)):
+                        agree = False
+                        print(f"{name}: {args.revs[j]} answers differently", flush=True)
+            base = median(per[0])
+            for j, rev in enumerate(args.revs):
+                paired = median([t / t0 for t, t0 in zip(per[j], per[0], strict=True)])
+                row = [name, rev, f"{1e6 * median(per[j]):.1f}",
+                       f"{median(per[j]) / base:.3f}", f"{paired:.3f}",
+                       f"{1e6 * min(per[j]):.1f}-{1e6 * max(per[j]):.1f}", nodes.get(j, "")]
+                if args.each:
+                    ms = 1e3 * np.median(each[j], axis=0)
+                    row += [f"{np.median(ms):.1f}", f"{ms.max():.1f}"]
+                table.append(row)
+                print(" | ".join(str(c) for c in row), flush=True)
+        headers = ["set", "side", "median us/puzzle", "ratio", "paired ratio",
+                   "range us/puzzle", "nodes"]
+        if args.each:
+            headers += ["median ms", "max ms"]
+        print()
+        print(markdown(headers, table))
+        if not agree:
+            sys.exit("the sides disagree on a verdict or solution")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
