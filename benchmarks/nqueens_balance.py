@@ -30,15 +30,17 @@ from common import ROOT, conditions, make, markdown  # noqa: E402
 def unit_nodes(n: int) -> tuple[np.ndarray, int]:
     """(nodes below each work unit of Q(n) in unit order, int64 [units]; Q(n))."""
     from solvers import nqueens
+    from solvers.nqueens import constellations
     from solvers.prefixes import prefix_numbers
 
     depth, units = nqueens.unit_plan(n)
-    every = nqueens.prefixes({"n": n}, depth)  # in the search's order: prefix number = row
+    every, stabs = constellations.units(n, depth)  # in the search's order: unit number = row
     assert len(every) == units
-    result = nqueens.count({"n": n}, every)
+    counts, classes, nodes = (np.zeros(units, np.int64) for _ in range(3))
+    constellations.count_batch(n, every, stabs, counts, classes, nodes)
     order = np.asarray(prefix_numbers(units, 0, units), dtype=np.int64)
-    q = int(result.counts[:, 0].astype(object).sum())
-    return result.nodes[order], q
+    q = int(counts.astype(object).sum())
+    return nodes[order], q
 
 
 def makespan(costs: list[int], workers: int) -> int:

@@ -3,30 +3,34 @@ U(n), its fundamental solutions (classes under the 8 symmetries of the square), 
 solution, as a count problem of the contract (:data:`PROBLEM`).
 
 The searches live in :mod:`.kernel` (the walks and the search's notation), :mod:`.symmetry`,
-:mod:`.tree` (prefixes, entry points) and :mod:`.bits` (numba, imported on first use so that
-importing this package stays cheap), the seed's text format in :mod:`.format`, the report in
-:mod:`.report`.
+:mod:`.tree` (prefixes, entry points), :mod:`.constellations` (the counts table's search) and
+:mod:`.bits` (numba, imported on first use so that importing this package stays cheap), the
+seed's text format in :mod:`.format`, the report in :mod:`.report`.
 
 Tables
 ------
 ``counts`` (merge ``sum``, key ``n``): Q(n) and U(n) (``unique``) as exact counts and
-``nodes``, the queens the symmetric search placed below the point's prefixes.  Both counts come
-from the same walk: the search visits one representative leaf per class, so a work unit adds
-the class sizes of its leaves to Q and their number to U, and any split adds up to both.
+``nodes``, the queens the constellation search placed below the point's work units.  Both
+counts come from the same walk: a unit adds the orbit size of its constellation per leaf to Q
+and its leaves that are least in their class to U, and any split adds up to both.
 ``solutions`` (merge ``rows``, only when the job says ``solutions: true``): every solution,
 ``solution[r]`` the column of row r's queen, in lexicographic order.
 
 Work units
 ----------
-``counts``: the prefixes of the symmetric search (every weight 1, see :mod:`.kernel`) at a
-depth d fixed by n alone (:func:`unit_plan`): the smallest depth with at least
-``max(1024, cost(n) / 0.05 s)`` prefixes, never one with more than 3e8 (a task walks all of
-them to find its own; that walk is its fixed overhead).  Unit u is prefix ``(u * g) mod P``
-(:func:`solvers.prefixes.interleave`), so a contiguous range of units is a pseudo-random sample
-of the prefixes and ranges of equal length cost about the same.  A task lists only its own
-prefixes (:func:`unit_prefixes`): it sorts their numbers and walks the tree to depth d in order,
-storing those and counting the rest (the last row's columns at once), never all P of them: for
-n = 27, P at depth 7 is 289,262,952, and the walk takes ~0.2 s.
+``counts``: the units of the constellation search (:mod:`.constellations`: the queens of the
+four border lines placed first, one constellation per class under the 8 symmetries, then the
+inner rows top to bottom), each a canonical constellation and the columns of its first d inner
+rows, at a depth d fixed by n alone (:func:`unit_plan`): the smallest depth with at least
+``max(1024, cost(n) / 0.05 s)`` units, never one with more than 3e8 (a task walks all of them
+to find its own; that walk is its fixed overhead).  Unit u is the ``(u * g) mod P``-th unit in
+the walk's order (:func:`solvers.prefixes.interleave`), so a contiguous range of units is a
+pseudo-random sample of them and ranges of equal length cost about the same.  A task lists only
+its own units (:func:`unit_prefixes`): it sorts their numbers and walks the constellations'
+inner rows to depth d in order, storing those and counting the rest (the last row's columns at
+once), never all P of them: for n = 27, P at depth 3 is 179,833,001, and the walk takes ~0.2 s.
+The contract's :func:`prefixes` and :func:`count` stay those of the symmetric row-by-row search
+(:mod:`.tree`): they are first-row choices, not the counts table's units.
 
 ``solutions``: the valid placements of the first d rows (plain search, no symmetry) in
 lexicographic order, d = 0 below n = 8, 1 below 12, 2 below 15, else 3
@@ -158,35 +162,33 @@ def count(params: Mapping, prefixes: Prefixes) -> CountResult:
 
 
 def total(n: int) -> tuple[int, int]:
-    """(Q(n), nodes) from one symmetric search of the whole board."""
+    """(Q(n), nodes) from one constellation search of the whole board."""
     n = _check_n(n)
-    c, _, k = _kernel().whole(n)
+    c, _, k = _constellations().whole(n)
     return int(c), int(k)
 
 
 def unique(n: int) -> tuple[int, int]:
     """(U(n), nodes): the fundamental solutions (classes under the 8 symmetries of the square,
-    OEIS A002562) from one symmetric search of the whole board, the same search as
+    OEIS A002562) from one constellation search of the whole board, the same search as
     :func:`total`."""
     n = _check_n(n)
-    _, u, k = _kernel().whole(n)
+    _, u, k = _constellations().whole(n)
     return int(u), int(k)
 
 
-# measured here: the symmetric search visits 246,135,107 nodes at n = 16 at ~130 M nodes/s,
-# and each larger n costs ~6.8 times the one before
-_SECONDS_AT_16 = 1.9
-_GROWTH = 6.8
+# measured here (one core of a shared 2-core machine, best of 2): constellations.whole(16)
+# places 207,616,709 queens in 1.39 s (~150 M nodes/s; the tree search: 246,135,107 in 1.92 s);
+# nodes grow 6.90 times from n = 16 to 17 (1,431,850,573) and 7.33 from 17 to 18
+# (10,501,895,272), 7.1 a step on average; time about as much (whole(17): 10.7 s)
+_SECONDS_AT_16 = 1.4
+_GROWTH = 7.1
 
 
 def cost(n: int | Mapping) -> float:
     """Estimated seconds on one core to count Q(n) (``n`` or a point's params ``{"n": n}``)."""
     n = _n_of(n) if isinstance(n, Mapping) else _check_n(n)
     return _SECONDS_AT_16 * _GROWTH ** (n - 16)
-
-
-# --------------------------------------------------------------------------------------------
-# work units of the counts table
 
 
 def _paths(n: int, depth: int, cap: int) -> int:
@@ -197,25 +199,54 @@ def _paths(n: int, depth: int, cap: int) -> int:
     return int(walked)
 
 
+# --------------------------------------------------------------------------------------------
+# work units of the counts table: units of the constellation search
+
+
+def _constellations() -> ModuleType:
+    """The constellation search (:mod:`.constellations`), imported on first use."""
+    from . import constellations
+
+    return constellations
+
+
+@cache
+def _canonical(n: int) -> np.ndarray:
+    """The canonical constellations of side n (int64 [m, 5], read-only), once per process: a
+    task's every chunk selects its units from them."""
+    cons = _constellations().canonical(n)
+    cons.flags.writeable = False
+    return cons
+
+
+def _units(n: int, depth: int, cap: int) -> int:
+    """Units of ``depth`` of board side n; more than ``cap`` means more than ``cap`` (the count
+    stops there)."""
+    none = np.zeros(0, np.int64)
+    walked, _ = _constellations().select(n, _canonical(n), depth, none, cap,
+                                         np.zeros((0, 4 + depth), np.int64), none)
+    return int(walked)
+
+
 @cache
 def _plan(n: int) -> tuple[int, int]:
-    """(depth, units) of board side n (see the module docstring); n = 27 takes ~1 s."""
+    """(depth, units) of board side n (see the module docstring); n = 27 takes ~0.5 s."""
     target = max(MIN_UNITS, math.ceil(cost(n) / UNIT_SECONDS))
-    depth, units = 0, 1  # depth 0: the whole search is one unit (n <= 3 have no paths)
-    for d in range(1, n + 1):
-        paths = _paths(n, d, MAX_UNITS)
-        if paths > MAX_UNITS:
+    depth, units = 0, 1  # one unit when there is no constellation (n = 2, 3): it counts 0
+    for d in range(n + 1):
+        found = _units(n, d, MAX_UNITS)
+        if found > MAX_UNITS:
             break
-        if paths > units:  # small boards: the depth with the most paths if none reaches target
-            depth, units = d, paths
-        if paths >= target:
+        if found > units:  # small boards: the depth with the most units if none reaches target
+            depth, units = d, found
+        if found >= target:
             break
     return depth, units
 
 
 def unit_plan(n: int) -> tuple[int, int]:
-    """``(depth, units)``: the split depth of board side n and its number of prefixes, which
-    are the work units of the counts table."""
+    """``(depth, units)``: the depth (inner rows fixed below the border) of board side n and
+    its number of constellation units, which are the work units of the counts table."""
     return _plan(_check_n(n))
 
 
@@ -224,35 +255,44 @@ def _unit_range(units: int, lo: int, hi: int) -> None:
         raise ValueError(f"unit range {lo}..{hi} is not within 0..{units}")
 
 
-def unit_prefixes(n: int, lo: int, hi: int) -> np.ndarray:
-    """The prefixes of units ``lo..hi-1`` of board side n: int64 [hi - lo, depth], in the
-    search's order (not unit order), found in one walk that stores only these."""
+def unit_prefixes(n: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """The constellation units ``lo..hi-1`` of board side n: (int64 [hi - lo, 4 + depth] rows
+    t, b, left, right, then the columns of the first depth inner rows; int64 [hi - lo] their
+    constellations' stabilizer bit sets), in the search's order (not unit order), found in one
+    walk that stores only these.  With no constellation (n = 2, 3) the one unit is empty."""
     n = _check_n(n)
     depth, units = _plan(n)
-    wanted = np.sort(prefix_numbers(units, lo, hi))
-    out = np.empty((hi - lo, depth), np.int64)
-    if depth == 0:
-        return out
-    walked, kept = _kernel().select(n, depth, wanted, units, out)
+    _unit_range(units, lo, hi)
+    cons = _canonical(n)
+    if cons.shape[0] == 0:
+        return np.zeros((0, 4 + depth), np.int64), np.zeros(0, np.int64)
+    wanted = np.sort(prefix_numbers(units, lo, hi)).astype(np.int64)
+    out = np.empty((hi - lo, 4 + depth), np.int64)
+    stabs = np.empty(hi - lo, np.int64)
+    walked, kept = _constellations().select(n, cons, depth, wanted, units, out, stabs)
     if walked != units or kept != hi - lo:
-        raise AssertionError(f"n = {n}: walked {walked} of {units} prefixes, kept {kept}")
-    return out
+        raise AssertionError(f"n = {n}: walked {walked} of {units} units, kept {kept}")
+    return out, stabs
 
 
 def count_units(n: int, lo: int, hi: int) -> tuple[int, int, int]:
-    """(weighted solutions, classes, nodes) below the prefixes of units ``lo..hi-1``, exact
+    """(weighted solutions, classes, nodes) below the constellation units ``lo..hi-1``, exact
     ints; summed over any partition of ``0..units`` they give (Q(n), U(n), the nodes below the
-    split)."""
+    units)."""
     n = _check_n(n)
     _, units = _plan(n)
     _unit_range(units, lo, hi)
     found = classes = nodes = 0
     for start in range(lo, hi, _CHUNK):
-        choices = unit_prefixes(n, start, min(hi, start + _CHUNK))
-        result = count({"n": n}, Prefixes(choices, np.ones(len(choices), np.int64)))
-        found += int(result.counts[:, 0].astype(object).sum())
-        classes += int(result.counts[:, 1].astype(object).sum())
-        nodes += int(result.nodes.sum())
+        rows, stabs = unit_prefixes(n, start, min(hi, start + _CHUNK))
+        k = rows.shape[0]
+        q, u, v = np.zeros(k, np.int64), np.zeros(k, np.int64), np.zeros(k, np.int64)
+        _constellations().count_batch(n, rows, stabs, q, u, v)
+        if k and (v.min() < 0 or v.max() >= NODE_LIMIT):
+            raise OverflowError("a unit needed 2**60 nodes or more: its count may not fit int64")
+        found += int(q.astype(object).sum())
+        classes += int(u.astype(object).sum())
+        nodes += int(v.astype(object).sum())
     return found, classes, nodes
 
 
@@ -323,8 +363,9 @@ def solution_units(n: int, lo: int, hi: int) -> np.ndarray:
 
 # enumerating is a plain search (about 2.3 times the symmetric one's nodes at n = 16, run twice:
 # count, then fill) plus n bytes per solution into Arrow; measured here (n = 13, 14): ~7 times
-# the symmetric count's time
-_SOLUTIONS_FACTOR = 7.0
+# the symmetric tree search's count time, so 7 * 1.9 / 1.4 ~ 9.5 times the constellation
+# count's (cost())
+_SOLUTIONS_FACTOR = 9.5
 
 
 def solutions_cost(n: int) -> float:
@@ -349,8 +390,8 @@ COUNTS = Table(
      *count_columns("count", "Q(n), placements of n non-attacking queens", "placements"),
      *count_columns("unique", "U(n), fundamental solutions: classes of Q(n)'s placements under "
                     "the 8 rotations and reflections of the square", "classes"),
-     Column("nodes", pa.int64(), "queens placed by the symmetric search below the split "
-            "depth's prefixes", "nodes", "sum")),
+     Column("nodes", pa.int64(), "queens placed by the constellation search below the "
+            "work units", "nodes", "sum")),
     merge="sum", keys=("n",))
 
 SOLUTIONS = Table(
@@ -447,9 +488,9 @@ def _report(job: str, tables):
 
 def warm_up() -> None:
     """Load every kernel from numba's cache (or compile it) by running small cases."""
-    total(8)
-    count_units(8, 0, unit_plan(8)[1])
-    count({"n": 8}, prefixes({"n": 8}, 2))
+    total(8)  # the constellation kernels: canonical, walk, sym_walk via whole
+    count_units(8, 0, unit_plan(8)[1])  # select, count_batch
+    count({"n": 8}, prefixes({"n": 8}, 2))  # the tree search of the contract's prefixes
     solution_units(8, 0, 2)
     completions(6, [1])
 

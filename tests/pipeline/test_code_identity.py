@@ -118,7 +118,8 @@ def test_edits_to_a_kernel_a_generator_and_an_inlined_helper_are_all_recomputed(
     assert first["q"].column("count_text").to_pylist() == ["92"]
     assert first["p"].column("count_text").to_pylist() == ["41007"]
 
-    edit("solvers/nqueens/kernel.py", "return 8\n", "return 16\n")  # an 8-member class's weight
+    # the counts table's kernel: a constellation's orbit size, the weight of each leaf in Q
+    edit("solvers/nqueens/constellations.py", "weight = 8 // popcount", "weight = 16 // popcount")
     second = run()
     assert second["q-run"]["units_run"] == second["q-run"]["units"]  # recomputed, all of it
     assert second["q"].column("count_text").to_pylist() != ["92"]  # ... by the edited kernel

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solvers import nqueens
+from solvers.nqueens import tree
 from solvers.prefixes import Prefixes
 from solvers.schema import ParamError
 
@@ -72,8 +73,17 @@ def test_total_matches_oeis(n):
 
 
 def test_node_count_of_the_symmetric_search_n16():
-    # the figure measured for the corner/bound1/bound2 search this module implements
-    assert nqueens.total(16) == (14772512, 246135107)
+    # the figure measured for the corner/bound1/bound2 search tree.py implements
+    assert tree.whole(16) == (14772512, 1846955, 246135107)
+
+
+def test_total_is_the_constellation_search():
+    # total() and unique() count with the constellation search (fewer nodes than the tree's);
+    # its nodes are the depth-0 work units' (the constellations') nodes summed
+    q, nodes = nqueens.total(16)
+    assert (q, nqueens.unique(16)) == (14772512, (1846955, nodes))
+    assert nqueens.count_units(16, 0, nqueens.unit_plan(16)[1]) == (14772512, 1846955, nodes)
+    assert nodes < tree.whole(16)[2]
 
 
 def test_brute_force_itself_knows_small_values():
@@ -140,7 +150,7 @@ def test_plain_kernels_with_32_bit_masks():
 @pytest.mark.parametrize("n", range(1, 11))
 def test_every_split_depth_sums_to_q(n):
     params = {"n": n}
-    _, total_nodes = nqueens.total(n)
+    total_nodes = int(tree.whole(n)[2])  # prefixes and count are the tree search's
     above = 0  # nodes of rows above the split: one per prefix of each shallower depth
     for depth in range(0, nqueens.max_depth(params) + 1):
         pre = nqueens.prefixes(params, depth)

@@ -16,8 +16,8 @@ import pytest
 
 from solvers import nqueens
 from solvers.contract import Report
+from solvers.nqueens import constellations, tree
 from solvers.nqueens import format as fmt
-from solvers.nqueens import tree
 from solvers.prefixes import interleave, prefix_numbers
 from solvers.schema import Integer, ParamError
 from tests.contract_driver import run_in_process
@@ -66,32 +66,78 @@ def test_unit_plan_depends_on_n_alone():
     assert [p.params["n"] for p in among.values()] == list(range(8, 14))
 
 
+def orbits_of_borders(n: int) -> int:
+    """Classes under the 8 symmetries of the square of the border placements of side n (one
+    queen on each border line, no two attacking), by brute force in Python: the depth-0 units
+    (constellations) counted without the kernel."""
+    last = n - 1
+    seen, classes = set(), 0
+    for t in range(n):
+        for b in range(n):
+            for left in range(n):
+                for right in range(n):
+                    queens = {(0, t), (last, b), (left, 0), (right, last)}
+                    if any(qr == pr or qc == pc or abs(qr - pr) == abs(qc - pc)
+                           for qr, qc in queens for pr, pc in queens if (qr, qc) < (pr, pc)):
+                        continue
+                    if not ({r for r, _ in queens} >= {0, last} and len(
+                            [1 for r, c in queens if c == 0]) == 1 and len(
+                            [1 for r, c in queens if c == last]) == 1 and len(
+                            [1 for r, c in queens if r == 0]) == 1 and len(
+                            [1 for r, c in queens if r == last]) == 1):
+                        continue
+                    key = frozenset(queens)
+                    if key in seen:
+                        continue
+                    classes += 1
+                    for _ in range(2):
+                        for _ in range(4):
+                            seen.add(key)
+                            key = frozenset((c, last - r) for r, c in key)
+                        key = frozenset((c, r) for r, c in key)
+    return classes
+
+
+def test_depth_zero_units_are_the_classes_of_border_placements():
+    for n in (4, 5, 6, 8, 12):
+        assert len(constellations.units(n, 0)[0]) == orbits_of_borders(n)
+    assert orbits_of_borders(16) == 3206
+
+
 def test_unit_plan_rule():
-    # the smallest depth with max(1024, cost / 0.05 s) prefixes; depth 0 (one unit) when none
+    # the smallest depth with max(1024, cost / 0.05 s) units; the depth with the most units when
+    # none reaches it; depth 0 with one (empty) unit when there is no constellation
     assert [nqueens.unit_plan(n) for n in (1, 2, 3)] == [(0, 1)] * 3
-    assert nqueens.unit_plan(8) == (5, 151)
-    assert nqueens.unit_plan(12) == (4, 1290)
-    assert nqueens.unit_plan(16) == (4, 6778)
-    assert nqueens.unit_plan(17) == (3, 1031)
-    assert nqueens.unit_plan(20) == (5, 221593)
-    for n in (12, 16, 17, 20):
+    assert nqueens.unit_plan(8) == (1, 133)
+    assert nqueens.unit_plan(12) == (1, 3635)
+    assert nqueens.unit_plan(16) == (0, 3206)  # 3206: orbits_of_borders(16), the test above
+    assert nqueens.unit_plan(17) == (0, 4319)
+    assert nqueens.unit_plan(18) == (0, 5728)
+    assert nqueens.unit_plan(20) == (1, 119303)
+    for n in (8, 12, 16, 17, 18, 20):
         depth, units = nqueens.unit_plan(n)
         target = max(nqueens.MIN_UNITS, nqueens.cost(n) / nqueens.UNIT_SECONDS)
-        assert units >= target and len(nqueens.prefixes({"n": n}, depth)) == units
-        assert depth == 1 or len(nqueens.prefixes({"n": n}, depth - 1)) < target
+        listed = [len(constellations.units(n, d)[0]) for d in range(depth + 1)]
+        assert listed[depth] == units  # the listing agrees with the counting walk
+        assert all(k < target for k in listed[:depth])
+        if n > 8:
+            assert units >= target
+        else:  # no depth reaches the target: the one with the most units
+            assert units == max(len(constellations.units(n, d)[0]) for d in range(n + 1))
 
 
-def test_unit_plan_of_large_boards_is_capped_and_never_lists_the_prefixes():
-    # 8.7e6 s at n = 24 would want 1.7e8 units; depth 8 has more than 3e8 prefixes
-    assert nqueens.unit_plan(24) == (7, 91713177)
-    assert nqueens.unit_plan(27) == (7, 289262952)
+def test_unit_plan_of_large_boards_is_capped_and_never_lists_the_units():
+    # cost(24) ~ 9e6 s would want 1.8e8 units; depth 4 has more than 3e8
+    assert nqueens.unit_plan(24) == (3, 59340103)
+    assert nqueens.unit_plan(27) == (3, 179833001)
+    assert nqueens._units(27, 4, nqueens.MAX_UNITS) > nqueens.MAX_UNITS
     _, units = nqueens.unit_plan(27)
-    got = nqueens.unit_prefixes(27, units // 2, units // 2 + 5)
-    assert got.shape == (5, 7)
-    for p in got.tolist():  # paths of the symmetric search: no two queens attack
-        assert p[0] == 0 or 1 <= p[0] <= 12
-        assert all(p[i] != p[j] and abs(p[i] - p[j]) != j - i
-                   for i in range(7) for j in range(i))
+    got, stabs = nqueens.unit_prefixes(27, units // 2, units // 2 + 5)
+    assert got.shape == (5, 7) and stabs.shape == (5,)
+    for row, stab in zip(got.tolist(), stabs.tolist(), strict=True):
+        t, b, left, right, *cols = row  # border and inner queens: no two share a column
+        assert all(0 <= v < 27 for v in row) and stab & 1
+        assert len({t, b, *cols}) == 5 and {0, 26}.isdisjoint(cols)
 
 
 @pytest.mark.parametrize("n", [10, 12, 14])
@@ -145,22 +191,35 @@ def test_selection_kernel_equals_a_numpy_selection(n):
 
 
 @pytest.mark.parametrize("n", [8, 11, 13, 16])
-def test_unit_prefixes_are_the_interleaved_prefixes(n):
+def test_unit_prefixes_are_the_interleaved_units(n):
     depth, units = nqueens.unit_plan(n)
-    every = nqueens.prefixes({"n": n}, depth).choices
+    every, every_stabs = constellations.units(n, depth)
     g, _ = interleave(units)
     rng = random.Random(n)
     for lo, hi in [(0, units), (0, 1), (units - 1, units), sorted(rng.sample(range(units), 2))]:
-        got = nqueens.unit_prefixes(n, lo, hi)
-        want = every[np.sort([u * g % units for u in range(lo, hi)]).astype(np.int64)]
-        assert got.shape == (hi - lo, depth) and (got == want).all()
+        got, stabs = nqueens.unit_prefixes(n, lo, hi)
+        want = np.sort([u * g % units for u in range(lo, hi)]).astype(np.int64)
+        assert got.shape == (hi - lo, 4 + depth) and (got == every[want]).all()
+        assert (stabs == every_stabs[want]).all()
+
+
+@pytest.mark.parametrize("n", [13, 14])
+def test_a_random_partition_of_the_units_gives_oeis(n):
+    # OEIS A000170 and A002562 at n = 13, 14: Q and U, summed over random unit ranges
+    want = {13: (73712, 9233), 14: (365596, 45752)}[n]
+    _, units = nqueens.unit_plan(n)
+    rng = random.Random(n)
+    cuts = [0, *sorted(rng.sample(range(1, units), 6)), units]
+    parts = [nqueens.count_units(n, lo, hi) for lo, hi in zip(cuts, cuts[1:], strict=False)]
+    assert (sum(p[0] for p in parts), sum(p[1] for p in parts)) == want
 
 
 def test_compute_never_lists_every_prefix(monkeypatch):
     def refuse(*args):
-        raise AssertionError("compute listed every prefix")
+        raise AssertionError("compute listed every unit")
 
     monkeypatch.setattr(nqueens, "prefixes", refuse)
+    monkeypatch.setattr(constellations, "units", refuse)
     point = PROBLEM.points(job(n=13), "counts")[0]
     first = PROBLEM.compute(point, 0, 100)
     rest = PROBLEM.compute(point, 100, point.units)

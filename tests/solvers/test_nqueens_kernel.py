@@ -10,6 +10,7 @@ import pytest
 from numba import njit
 
 from solvers import nqueens
+from solvers.nqueens import tree
 from solvers.nqueens.bits import dead
 
 
@@ -129,4 +130,4 @@ def _symmetric_nodes(n: int) -> int:
 @pytest.mark.parametrize("n", range(1, 12))
 def test_symmetric_nodes_equal_a_plain_recursion(n):
     # the walks skip dead children but still count them: the nodes are the whole tree's
-    assert nqueens.total(n)[1] == _symmetric_nodes(n)
+    assert tree.whole(n)[2] == _symmetric_nodes(n)
