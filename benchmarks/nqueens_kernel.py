@@ -1,4 +1,5 @@
-"""Speed of the N-queens kernel (solvers/nqueens/kernel.py) against a mirror-symmetric C counter.
+"""Speed of the N-queens count (``solvers.nqueens.total``: the constellation search,
+solvers/nqueens/constellations.py) against a mirror-symmetric C counter.
 
 Compiles benchmarks/nqueens_mirror.c into benchmarks/bin/ with ``cc -O3 -march=native``, warms the
 numba JIT, then for each n prints: Q(n), the C counter's seconds, the numba kernel's seconds, its
@@ -41,7 +42,7 @@ def run_c(n: int) -> tuple[int, int, float]:
 
 
 def run_numba(n: int) -> tuple[int, int, float]:
-    """(Q(n), nodes, CPU seconds) of one symmetric count with the numba kernel."""
+    """(Q(n), nodes, CPU seconds) of one symmetric count with the numba search."""
     from solvers import nqueens
 
     start = time.process_time()
