@@ -90,6 +90,13 @@ def _kernel() -> ModuleType:
 # checked arguments
 
 
+def _check_nodes(nodes: np.ndarray, what: str, dtype: str) -> None:
+    """OverflowError if any of ``nodes`` (one per prefix or unit) is negative or reaches
+    NODE_LIMIT: its count (at most 8 per node) might then not fit ``dtype``."""
+    if nodes.shape[0] and (nodes.min() < 0 or nodes.max() >= NODE_LIMIT):
+        raise OverflowError(f"{what} needed 2**60 nodes or more: its count may not fit {dtype}")
+
+
 def _check_n(n: object, key: tuple = ("n",)) -> int:
     """``n`` as an int if 1 <= n <= MAX_N (numpy integers too), else :class:`ParamError`."""
     if isinstance(n, np.integer):
@@ -156,8 +163,7 @@ def count(params: Mapping, prefixes: Prefixes) -> CountResult:
     classes = np.zeros(k, np.int64)
     nodes = np.zeros(k, np.int64)
     _kernel().count_batch(n, choices, counts, classes, nodes)
-    if k and (nodes.min() < 0 or nodes.max() >= NODE_LIMIT):
-        raise OverflowError("a prefix needed 2**60 nodes or more: its count may not fit uint64")
+    _check_nodes(nodes, "a prefix", "uint64")
     return CountResult(np.stack([counts, classes], axis=1).astype(np.uint64), nodes)
 
 
@@ -288,8 +294,7 @@ def count_units(n: int, lo: int, hi: int) -> tuple[int, int, int]:
         k = rows.shape[0]
         q, u, v = np.zeros(k, np.int64), np.zeros(k, np.int64), np.zeros(k, np.int64)
         _constellations().count_batch(n, rows, stabs, q, u, v)
-        if k and (v.min() < 0 or v.max() >= NODE_LIMIT):
-            raise OverflowError("a unit needed 2**60 nodes or more: its count may not fit int64")
+        _check_nodes(v, "a unit", "int64")
         found += int(q.astype(object).sum())
         classes += int(u.astype(object).sum())
         nodes += int(v.astype(object).sum())
