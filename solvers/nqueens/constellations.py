@@ -41,7 +41,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bitops import popcount
+from ..bitops import ctz, popcount
 from .bits import SLOTS, load, store
 
 __all__: list[str] = []  # private to solvers.nqueens
@@ -322,7 +322,7 @@ def sym_walk(n, d, D, ld, cd, rd, fb, sh, rows, board, stab):
     while True:
         bit = avail & -avail
         rest = avail ^ bit
-        board[rows[d]] = popcount(bit - 1)
+        board[rows[d]] = ctz(bit)
         store(stk, sp, rest, ld, cd, rd, d)
         sp += rest != 0
         s = sh[d]
@@ -436,7 +436,7 @@ def select(n, cons, depth, wanted, cap, out, stabs):
                         bit = avail & -avail
                         avail ^= bit
                         if walked == nxt:
-                            cols[d] = popcount(bit - 1)
+                            cols[d] = ctz(bit)
                             kept, nxt = take(con, cols, depth, wanted, kept, out, stabs)
                         walked += 1
                 avail = np.int64(0)
@@ -445,7 +445,7 @@ def select(n, cons, depth, wanted, cap, out, stabs):
             elif avail != 0:
                 bit = avail & -avail
                 avail ^= bit
-                cols[d] = popcount(bit - 1)
+                cols[d] = ctz(bit)
                 store(stk, sp, avail, ld, cd, rd, d)
                 sp += 1
                 ld = (ld | bit) << sh[d]
