@@ -5,8 +5,8 @@
 
 Sides, each counting Q(n) on one core, interleaved (the order rotates every repeat):
 
-* **kernel**: boardsweep's symmetric search in this process (``solvers.nqueens.total``, numba,
-  warmed first); CPU seconds of this process.
+* **kernel**: boardsweep's symmetric row search in this process (``solvers.nqueens.tree.whole``,
+  numba, warmed first); CPU seconds of this process.
 * **constellations**: boardsweep's constellation search (``solvers.nqueens.constellations``:
   the four border queens first, NQueensFAF's algorithm class) in this process, warmed first;
   CPU seconds of this process.  It walks its own tree, so its nodes are its own.
@@ -62,22 +62,13 @@ def child(cmd: list[str]) -> tuple[list[str], float]:
 Side = Callable[[int], tuple[int, int | None, int | None, float]]
 
 
-def kernel(n: int) -> tuple[int, int, int, float]:
-    """boardsweep's kernel in this process (CPU seconds)."""
-    from solvers.nqueens import tree
-
-    start = time.process_time()
-    q, u, nodes = tree.whole(n)
-    return int(q), int(u), int(nodes), time.process_time() - start
-
-
-def constellations(n: int) -> tuple[int, int, int, float]:
-    """boardsweep's constellation search in this process (CPU seconds)."""
-    from solvers.nqueens import constellations as search
-
-    start = time.process_time()
-    q, u, nodes = search.whole(n)
-    return int(q), int(u), int(nodes), time.process_time() - start
+def in_process(whole: Callable) -> Side:
+    """A search of ours, ``whole(n) -> (Q, U, nodes)``, run in this process (CPU seconds)."""
+    def run(n: int) -> tuple[int, int, int, float]:
+        start = time.process_time()
+        q, u, nodes = whole(n)
+        return int(q), int(u), int(nodes), time.process_time() - start
+    return run
 
 
 def d4_c(n: int) -> tuple[int, int, int, float]:
@@ -115,14 +106,17 @@ def main() -> None:
 
     sys.path.insert(0, str(ROOT))
     build_c("nqueens_d4")
-    sides: dict[str, Side] = {"kernel": kernel, "constellations": constellations, "D4 C": d4_c}
+    from solvers.nqueens import constellations, tree
+
+    sides: dict[str, Side] = {"kernel": in_process(tree.whole),
+                              "constellations": in_process(constellations.whole), "D4 C": d4_c}
     if args.takaken:
         sides["takaken C"] = takaken(args.takaken)
     faf_cpu: dict[int, list[float]] = {}
     if args.faf:
         sides["NQueensFAF 1 thread"] = faf(args.faf, faf_cpu)
-    kernel(8)  # compile, or load from numba's cache
-    constellations(8)
+    sides["kernel"](8)  # compile, or load from numba's cache
+    sides["constellations"](8)
     print(conditions(n=" ".join(map(str, args.n)), repeats=args.repeats), flush=True)
 
     rows = []
