@@ -19,8 +19,11 @@ exactly that border:
   H is the identity every leaf adds 1 and the hot walk needs no board.
 
 All 8 images of a constellation have as many solutions, so each is searched in the image
-whose walk is shortest by a rule (:func:`orient_key`: bottom queen nearest its corner, about
-0.6 times the canonical image's nodes).  Below it the search fills the *inner* rows (those
+whose walk is expected shortest (:func:`walk_score`, a linear score of where the border queens
+and their diagonals fall in the walk, fitted to the nodes of every image at n = 13..16 by
+``benchmarks/nqueens_images.py``): 0.58 times the least-code image's nodes at n = 17, 0.945
+times those of the rule it replaced (bottom queen nearest its corner), 1.01 times the best
+image's.  Below it the search fills the *inner* rows (those
 without a border queen) top to bottom, with the border queens' columns taken from the start and
 their diagonals given per inner row (``fb``); the walk jumps over the border queens' rows by
 shifting its diagonal masks by the distance to the next inner row (``sh``), and counts the last
@@ -32,8 +35,8 @@ inner rows (``depth = 0``: the constellation alone); units are the pipeline's wo
 so over the units of any depth the counts sum to Q(n) and the classes to U(n).  ``nodes``
 counts queens placed (one per search-tree edge below the unit, dead ends included).
 
-Against :mod:`.tree` (takaken's class of D4 search): about 0.85 times its nodes and 0.8 times
-its time at n = 16..18 (``benchmarks/nqueens_peers.py``).
+Against :mod:`.tree` (takaken's class of D4 search): about 0.8 times its nodes (197,021,783
+against 246,135,107 at n = 16) and about 0.75 times its time (``benchmarks/nqueens_peers.py``).
 """
 
 from __future__ import annotations
@@ -130,23 +133,61 @@ def setup(n, con):
     return rows, fb, sh, D, cd
 
 
-@njit(cache=True, nogil=True, inline="always")
-def orient_key(n, code):
-    """How good an image of a constellation (by ``code``) is to search, smaller better: all
-    images have as many solutions, but the walk is about 0.6 times as long as the canonical
-    image's when the bottom queen is nearest its corner and the side queens lowest (their rows
-    are jumped over late, once the walk is narrow); ties go to the least code.  The best of the
-    8 images would save about 7% more nodes (n = 13..15); Knuth's random-path estimate of each
-    image's walk found about 3% of them at n = 17 for as much time as it saved."""
-    b = code // (n * n) % n
-    lr = code // n % n + code % n
-    return ((min(b, n - 1 - b) * 2 * n - lr) * n ** 4 + code)
+POWERS = 5  # the features weigh a row by x ** k, k < POWERS, x its place in the walk
+
+# The weights of image_features in an image's score, fitted (rounded to 4 decimals) by
+# ``python benchmarks/nqueens_images.py``, which prints them: least squares of the log of each
+# image's walk nodes at n = 13..16; it checks the choice against every image at n = 17.  The
+# weight of feature 1 is 0: the cells it counts are as many in every image.
+IMAGE_WEIGHTS = np.array([
+    0.6953, 0.0, 2.0413, -20.5441, 46.8894, -26.7274, 0.4654, 0.2605, 2.3514, -54.0693, 54.2751,
+])
+
+
+@njit(cache=True, nogil=True)
+def image_features(n, code):
+    """What an image of a constellation (by ``code``) looks like to the walk, as 2 * POWERS + 1
+    numbers: [0] the bottom queen's distance to its nearest corner, over n - 1; [1 + k] the
+    sum over inner rows d of (the columns the border queens' diagonals take in the row, their
+    columns aside) / n * x ** k, x = (d + 1/2) / D its place in the walk; [1 + POWERS + k] the
+    sum of x ** k / n over the inner rows the walk leaves by a jump (a border row next).  Only
+    +, * and / of floats, in a fixed order: the same bits on every machine."""
+    t, b = code // (n * n * n), code // (n * n) % n
+    con = np.array([t, b, code // n % n, code % n], np.int64)
+    rows, fb, sh, D, cd = setup(n, con)
+    f = np.zeros(2 * POWERS + 1, np.float64)
+    f[0] = min(b, n - 1 - b) / max(n - 1, 1)
+    full = (np.int64(1) << n) - 1
+    for d in range(D):
+        x = (d + 0.5) / D
+        blocked = popcount(fb[d] & ~cd & full) / n
+        jump = 1.0 / n if d < D - 1 and sh[d] > 1 else 0.0
+        p = 1.0
+        for k in range(POWERS):
+            f[1 + k] += blocked * p
+            f[1 + POWERS + k] += jump * p
+            p *= x
+    return f
+
+
+@njit(cache=True, nogil=True)
+def walk_score(n, code):
+    """How long the walk of an image of a constellation (by ``code``) is expected to be, in
+    log nodes up to a constant of the constellation: image_features weighted by IMAGE_WEIGHTS.
+    All 8 images have as many solutions; the one with the least score is searched (ties: the
+    least code).  At n = 17 this walks 0.945 times the nodes of the old rule (bottom queen
+    nearest its corner, side queens lowest) and 1.01 times the best image's."""
+    f = image_features(n, code)
+    score = 0.0
+    for j in range(f.shape[0]):
+        score += f[j] * IMAGE_WEIGHTS[j]
+    return score
 
 
 @njit(cache=True, nogil=True)
 def canonical(n):
     """The canonical constellations of side n, by code, each as the image the walk searches
-    (the least :func:`orient_key`): int64 [m, 5] rows (t, b, left, right, stab), stab the bit
+    (the least :func:`walk_score`): int64 [m, 5] rows (t, b, left, right, stab), stab the bit
     set of the symmetries that fix the constellation (bit 0, the identity, always set; its
     images have the same, as every stabilizer is a group of rotations, or all of D4 for
     n = 1)."""
@@ -176,12 +217,12 @@ def canonical(n):
                             stab |= 1 << g
                     if ok:
                         pick = code
-                        best = orient_key(n, code)
+                        best = walk_score(n, code)
                         for g in range(1, 8):
                             c = image_code(n, g, rows, cols, k)
-                            key = orient_key(n, c)
-                            if key < best:
-                                best = key
+                            score = walk_score(n, c)
+                            if score < best or (score == best and c < pick):
+                                best = score
                                 pick = c
                         out[m, 0] = pick // (n * n * n)
                         out[m, 1] = pick // (n * n) % n

@@ -174,3 +174,67 @@ def test_walk_counts_the_plain_walks_leaves_and_nodes(n):
                 ld, rd, cd = (ld | bit) << int(sh[d]), (rd | bit) >> int(sh[d]), cd | bit
             args = (n, 2, D, np.int64(ld), np.int64(cd), np.int64(rd), fb, sh)
             assert constellations.walk(*args) == constellations.plain_walk(*args)
+
+
+def images(n: int, t: int, b: int, left: int, right: int) -> list[tuple[int, int, int, int]]:
+    """The 8 images (t, b, left, right) of a constellation, by turning its queens' cells."""
+    cells = {(0, t), (n - 1, b), (left, 0), (right, n - 1)}
+    out = []
+    for _ in range(2):
+        for _ in range(4):
+            cells = {(c, n - 1 - r) for r, c in cells}  # a quarter turn
+            out.append((
+                next(c for r, c in cells if r == 0), next(c for r, c in cells if r == n - 1),
+                next(r for r, c in cells if c == 0), next(r for r, c in cells if c == n - 1)))
+        cells = {(c, r) for r, c in cells}  # the transpose
+    return out
+
+
+@pytest.mark.parametrize("n", [5, 7, 8, 10, 11])
+def test_every_image_walks_the_same_leaves(n):
+    """The search may walk any image of a constellation: all 8 have the same leaves (the
+    walk_score choice changes nodes, never counts)."""
+    for con in constellations.canonical(n):
+        found = set()
+        for image in images(n, *map(int, con[:4])):
+            rows, fb, sh, D, cd = constellations.setup(n, np.array(image, np.int64))
+            z = np.int64(0)
+            found.add(int(constellations.walk(n, 0, D, z, cd, z, fb, sh)[0]))
+        assert len(found) == 1
+
+
+def features_by_hand(n: int, t: int, b: int, left: int, right: int) -> list[float]:
+    """image_features written out from its definition, by cells rather than bit masks."""
+    queens = {(0, t), (n - 1, b), (left, 0), (right, n - 1)}
+    qrows = {r for r, _ in queens}
+    qcols = {c for _, c in queens}
+    inner = [r for r in range(n) if r not in qrows]
+    D = len(inner)
+    f = [min(b, n - 1 - b) / max(n - 1, 1)] + [0.0] * (2 * constellations.POWERS)
+    for d, row in enumerate(inner):
+        x = (d + 0.5) / D
+        blocked = sum(1 for c in range(n) if c not in qcols
+                      and any(abs(row - qr) == abs(c - qc) for qr, qc in queens))
+        jump = d < D - 1 and inner[d + 1] != row + 1
+        for k in range(constellations.POWERS):
+            f[1 + k] += blocked / n * x ** k
+            f[1 + constellations.POWERS + k] += jump / n * x ** k
+    return f
+
+
+@pytest.mark.parametrize("n", [5, 8, 9, 12])
+def test_canonical_walks_the_image_of_least_score(n):
+    """Each canonical row is the image of least walk_score (ties: least code), the score being
+    the features (checked against a count by cells) weighted by IMAGE_WEIGHTS; feature 1 is
+    the same in every image, which is why its weight is 0."""
+    for con in constellations.canonical(n):
+        keys = []
+        for image in images(n, *map(int, con[:4])):
+            t, b, left, right = image
+            code = ((t * n + b) * n + left) * n + right
+            got = constellations.image_features(n, code)
+            assert got == pytest.approx(features_by_hand(n, *image), rel=1e-12, abs=1e-12)
+            keys.append((float(constellations.walk_score(n, code)), code, image, got[1]))
+        assert tuple(map(int, con[:4])) == min(keys)[2]
+        assert max(k[3] for k in keys) == pytest.approx(min(k[3] for k in keys), rel=1e-12)
+    assert constellations.IMAGE_WEIGHTS[1] == 0
