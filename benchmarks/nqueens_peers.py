@@ -1,7 +1,7 @@
 """N-queens kernel against a D4 C counter of our own and, when given, the fastest peers.
 
     python benchmarks/nqueens_peers.py [--n 16 17] [--repeats 3]
-        [--takaken /tmp/peers/takaken] [--faf /tmp/peers/faf/run.sh]
+        [--takaken /tmp/peers/takaken] [--faf /tmp/peers/faf/run.sh] [--skip kernel "D4 C"]
 
 Sides, each counting Q(n) on one core, interleaved (the order rotates every repeat):
 
@@ -27,7 +27,8 @@ Sides, each counting Q(n) on one core, interleaved (the order rotates every repe
   disturbs less than the solver's wall time.
 
 Each cell is the median of ``--repeats`` runs with its min..max; ratios are kernel / side and
-constellations / side.
+constellations / side.  ``--skip`` leaves sides out (the kernel, D4 C, takaken), to time a
+long n = 18 run of constellations against NQueensFAF alone.
 Without ``--takaken`` or ``--faf`` those rows are left out.  Every side's Q(n) (and U(n) where it
 prints one) must agree, else the script stops.
 """
@@ -102,6 +103,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--takaken", help="takaken's counter (prints N total unique seconds)")
     parser.add_argument("--faf", help="NQueensFAF wrapper (prints N solutions milliseconds)")
+    parser.add_argument("--skip", nargs="+", default=[], choices=["kernel", "D4 C", "takaken C"],
+                        help="sides left out (a long n = 18 run may time only constellations "
+                             "and NQueensFAF)")
     args = parser.parse_args()
 
     sys.path.insert(0, str(ROOT))
@@ -117,6 +121,8 @@ def main() -> None:
         sides["NQueensFAF 1 thread"] = faf(args.faf, faf_cpu)
     sides["kernel"](8)  # compile, or load from numba's cache
     sides["constellations"](8)
+    for name in args.skip:
+        sides.pop(name, None)
     print(conditions(n=" ".join(map(str, args.n)), repeats=args.repeats), flush=True)
 
     rows = []
@@ -130,14 +136,15 @@ def main() -> None:
                 q, u, nodes, seconds = sides[name](n)
                 times[name].append(seconds)
                 seen[name] = (q, u, nodes)
-        q0, u0, nodes0 = seen["kernel"]
+        ref = "kernel" if "kernel" in seen else "constellations"
+        q0, u0, nodes0 = seen[ref]
         for name, (q, u, nodes) in seen.items():
-            same_tree = name != "constellations"  # its own tree: its own nodes
+            same_tree = "kernel" in seen and name != "constellations"  # its own tree, nodes
             if q != q0 or (u is not None and u != u0) or (
                     same_tree and nodes is not None and nodes != nodes0):
                 raise SystemExit(f"n = {n}: {name} says Q, U, nodes = {q}, {u}, {nodes}; "
-                                 f"the kernel says {q0}, {u0}, {nodes0}")
-        base = median(times["kernel"])
+                                 f"the {ref} says {q0}, {u0}, {nodes0}")
+        base = median(times["kernel"]) if "kernel" in times else None
         cbase = median(times["constellations"])
         for name in names:
             t = times[name]
@@ -146,11 +153,12 @@ def main() -> None:
             rate = f"{nodes / mid / 1e6:.1f}" if nodes is not None else "-"
             rows.append([n, name, f"{q0:,}", f"{mid:.3f}", f"{min(t):.3f}..{max(t):.3f}",
                          f"{nodes:,}" if nodes is not None else "-", rate,
-                         f"{base / mid:.2f}", f"{cbase / mid:.2f}"])
+                         f"{base / mid:.2f}" if base else "-", f"{cbase / mid:.2f}"])
         if n in faf_cpu:  # the same runs, by the JVM process's CPU time
             t = faf_cpu[n]
             rows.append([n, "NQueensFAF, JVM process CPU", f"{q0:,}", f"{median(t):.3f}",
-                         f"{min(t):.3f}..{max(t):.3f}", "-", "-", f"{base / median(t):.2f}",
+                         f"{min(t):.3f}..{max(t):.3f}", "-", "-",
+                         f"{base / median(t):.2f}" if base else "-",
                          f"{cbase / median(t):.2f}"])
         print(f"n = {n} done", file=sys.stderr, flush=True)
     print()
