@@ -28,7 +28,7 @@ the walk's order (:func:`solvers.prefixes.interleave`), so a contiguous range of
 pseudo-random sample of them and ranges of equal length cost about the same.  A task lists only
 its own units (:func:`unit_prefixes`): it sorts their numbers and walks the constellations'
 inner rows to depth d in order, storing those and counting the rest (the last row's columns at
-once), never all P of them: for n = 27, P at depth 3 is 179,833,001, and the walk takes ~0.2 s.
+once), never all P of them: for n = 27, P at depth 3 is 180,103,175, and the walk takes ~0.2 s.
 The contract's :func:`prefixes` and :func:`count` stay those of the symmetric row-by-row search
 (:mod:`.tree`): they are first-row choices, not the counts table's units.
 
@@ -183,10 +183,11 @@ def unique(n: int) -> tuple[int, int]:
     return int(u), int(k)
 
 
-# measured here (one core of a shared 2-core machine, best of 2): constellations.whole(16)
-# places 207,616,709 queens in 1.39 s (~150 M nodes/s; the tree search: 246,135,107 in 1.92 s);
-# nodes grow 6.90 times from n = 16 to 17 (1,431,850,573) and 7.33 from 17 to 18
-# (10,501,895,272), 7.1 a step on average; time about as much (whole(17): 10.7 s)
+# measured here (benchmarks/nqueens_peers.py, medians of 3, one core of the idle 2-core
+# machine): constellations.whole(16) places 197,021,783 queens in 1.43 s (~138 M nodes/s; the
+# tree search: 246,135,107 in 1.76 s); nodes grow 6.87 times from n = 16 to 17
+# (1,353,893,087) and 7.37 from 17 to 18 (9,974,585,035), 7.1 a step on average; time about
+# as much (whole(17): 9.7 s, whole(18): 73 s)
 _SECONDS_AT_16 = 1.4
 _GROWTH = 7.1
 

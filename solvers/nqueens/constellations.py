@@ -36,7 +36,8 @@ so over the units of any depth the counts sum to Q(n) and the classes to U(n).  
 counts queens placed (one per search-tree edge below the unit, dead ends included).
 
 Against :mod:`.tree` (takaken's class of D4 search): about 0.8 times its nodes (197,021,783
-against 246,135,107 at n = 16) and about 0.75 times its time (``benchmarks/nqueens_peers.py``).
+against 246,135,107 at n = 16) and 0.81 times its time at n = 16, 17
+(``benchmarks/nqueens_peers.py``).
 """
 
 from __future__ import annotations
