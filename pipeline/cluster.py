@@ -88,15 +88,19 @@ def _scheduler_settings(options: dict) -> dict:
 def _local_worker_settings(options: dict) -> dict:
     """Dask settings for the processes of a local cluster, which share this machine's cores.
 
-    Dask's sampling profiler wakes in every worker 100 times a second, and its system monitor
-    twice a second in every worker and in the scheduler.  A task here is one long compiled
-    call the profiler cannot see into, so on a small machine the profiler is pure cost: with
-    it and the monitor at 0.5 s, a count on 2 workers of a 2-core machine used 15% more CPU
-    (workers and this process) than with the profiler off and the monitor at 2 s.  The key
+    Dask's sampling profiler wakes in every worker 100 times a second, its system monitor
+    twice a second in every worker and in the scheduler, and its event-loop "tick" (which only
+    times the loop, to log a loop blocked for more than 3 s) 50 times a second in every
+    process.  A task here is one long compiled call the profiler cannot see into, so on a small
+    machine these are pure cost: with the profiler on and the monitor at 0.5 s, a count on 2
+    workers of a 2-core machine used 15% more CPU (workers and this process) than with the
+    profiler off and the monitor at 2 s; a tick every second rather than every 20 ms then cut
+    an idle cluster's CPU by another 60% (``benchmarks/cluster_idle.py``).  The key
     ``profile: true`` turns the profiler back on.
     """
     return {"distributed.worker.profile.enabled": bool(options.get("profile", False)),
-            "distributed.admin.system-monitor.interval": "2s"}
+            "distributed.admin.system-monitor.interval": "2s",
+            "distributed.admin.tick.interval": "1s"}
 
 
 def dashboard_link(client) -> str:

@@ -1,5 +1,6 @@
 """The local cluster's workers run without Dask's sampling profiler unless the config asks for
-it, and a worker restarted by its nanny keeps the same settings."""
+it, with the system monitor every 2 s and the event-loop tick every second (workers and
+scheduler), and a worker restarted by its nanny keeps the same settings."""
 
 from __future__ import annotations
 
@@ -20,15 +21,23 @@ def _profiling(client) -> set[bool]:
                           ).values())
 
 
-def _monitor_seconds(client) -> set[float]:
-    """Each worker's system monitor interval as its own config says."""
+def _seconds(client, key: str) -> set[float]:
+    """Each worker's and the scheduler's setting ``key`` (a time) as its own config says."""
     import dask
 
     def interval():
         from dask.utils import parse_timedelta
-        return parse_timedelta(dask.config.get("distributed.admin.system-monitor.interval"))
+        return parse_timedelta(dask.config.get(key))
 
-    return set(client.run(interval).values())
+    return set(client.run(interval).values()) | {client.run_on_scheduler(interval)}
+
+
+def _monitor_seconds(client) -> set[float]:
+    return _seconds(client, "distributed.admin.system-monitor.interval")
+
+
+def _tick_seconds(client) -> set[float]:
+    return _seconds(client, "distributed.admin.tick.interval")
 
 
 def _local(**options):
@@ -40,12 +49,14 @@ def test_local_workers_run_without_the_profiler_even_after_a_restart():
     with open_client(_local()) as client:
         assert _profiling(client) == {False}
         assert _monitor_seconds(client) == {2.0}
+        assert _tick_seconds(client) == {1.0}
         before = set(client.run(os.getpid).values())
         client.restart_workers(list(client.scheduler_info()["workers"]))
         client.wait_for_workers(1, timeout=60)
         assert set(client.run(os.getpid).values()).isdisjoint(before)  # a new process
         assert _profiling(client) == {False}
         assert _monitor_seconds(client) == {2.0}
+        assert _tick_seconds(client) == {1.0}
 
 
 def test_profile_true_turns_the_profiler_on():
