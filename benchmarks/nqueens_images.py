@@ -55,8 +55,7 @@ def every_image(n, cons):
         rows, cols, k = C.border(n, cons[i, 0], cons[i, 1], cons[i, 2], cons[i, 3])
         for g in range(8):
             code = C.image_code(n, g, rows, cols, k)
-            con = np.array([code // (n * n * n), code // (n * n) % n, code // n % n, code % n])
-            _, fb, sh, D, cd = C.setup(n, con)
+            _, fb, sh, D, cd = C.setup(n, C.decode(n, code))
             codes[i, g] = code
             leaves[i, g], nodes[i, g] = C.walk(n, 0, D, z, cd, z, fb, sh)
     return codes, leaves, nodes

@@ -81,6 +81,14 @@ def border(n, t, b, left, right):
 
 
 @njit(cache=True, nogil=True)
+def decode(n, code):
+    """The constellation (t, b, left, right), int64 [4], of ``code`` ``((t * n + b) * n + left)
+    * n + right``."""
+    return np.array([code // (n * n * n), code // (n * n) % n, code // n % n, code % n],
+                    np.int64)
+
+
+@njit(cache=True, nogil=True)
 def image_code(n, g, rows, cols, k):
     """The code of the constellation of queens (rows, cols)[:k] under symmetry ``g``."""
     t = b = left = right = np.int64(0)
@@ -153,11 +161,10 @@ def image_features(n, code):
     columns aside) / n * x ** k, x = (d + 1/2) / D its place in the walk; [1 + POWERS + k] the
     sum of x ** k / n over the inner rows the walk leaves by a jump (a border row next).  Only
     +, * and / of floats, in a fixed order: the same bits on every machine."""
-    t, b = code // (n * n * n), code // (n * n) % n
-    con = np.array([t, b, code // n % n, code % n], np.int64)
+    con = decode(n, code)
     rows, fb, sh, D, cd = setup(n, con)
     f = np.zeros(2 * POWERS + 1, np.float64)
-    f[0] = min(b, n - 1 - b) / max(n - 1, 1)
+    f[0] = min(con[1], n - 1 - con[1]) / max(n - 1, 1)
     full = (np.int64(1) << n) - 1
     for d in range(D):
         x = (d + 0.5) / D
@@ -225,10 +232,7 @@ def canonical(n):
                             if score < best or (score == best and c < pick):
                                 best = score
                                 pick = c
-                        out[m, 0] = pick // (n * n * n)
-                        out[m, 1] = pick // (n * n) % n
-                        out[m, 2] = pick // n % n
-                        out[m, 3] = pick % n
+                        out[m, :4] = decode(n, pick)
                         out[m, 4] = stab
                         m += 1
     return out[:m].copy()
