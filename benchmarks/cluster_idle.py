@@ -29,7 +29,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import ROOT, conditions, markdown, median  # noqa: E402
+from common import ROOT, conditions, markdown, median, rotated  # noqa: E402
 
 SETTINGS = {
     "dask defaults": {"distributed.worker.profile.enabled": True,
@@ -87,7 +87,7 @@ def main() -> None:
     driver: dict[str, list[float]] = {name: [] for name in names}
     work: dict[str, list[float]] = {name: [] for name in names}
     for r in range(args.repeats):
-        for name in names[r % len(names):] + names[:r % len(names)]:
+        for name in rotated(names, r):
             d, w = idle_cpu(name, args.workers, args.seconds)
             driver[name].append(d)
             work[name].append(sum(w))

@@ -69,6 +69,12 @@ def conditions(**sizes) -> str:
     return "\n".join(lines)
 
 
+def rotated(items: Sequence, r: int) -> list:
+    """``items`` in repeat ``r``'s order: rotated by r, so each goes first in turn."""
+    k = r % len(items)
+    return list(items[k:]) + list(items[:k])
+
+
 def median(values: Sequence[float]) -> float:
     """The median (of the repeats of one measurement)."""
     return float(statistics.median(values))

@@ -46,7 +46,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import ROOT, build_c, conditions, markdown, median  # noqa: E402
+from common import ROOT, build_c, conditions, markdown, median, rotated  # noqa: E402
 
 BINARY = HERE / "bin" / "nqueens_d4"  # built by build_c("nqueens_d4")
 
@@ -131,8 +131,7 @@ def main() -> None:
         times: dict[str, list[float]] = {name: [] for name in names}
         seen: dict[str, tuple] = {}
         for r in range(args.repeats):
-            order = names[r % len(names):] + names[:r % len(names)]
-            for name in order:
+            for name in rotated(names, r):
                 q, u, nodes, seconds = sides[name](n)
                 times[name].append(seconds)
                 seen[name] = (q, u, nodes)

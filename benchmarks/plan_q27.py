@@ -35,7 +35,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import ROOT, MiB, conditions, markdown, median  # noqa: E402
+from common import ROOT, MiB, conditions, markdown, median, rotated  # noqa: E402
 
 FIRST = 10_000
 
@@ -134,7 +134,7 @@ def main() -> None:
                         "repeats": args.repeats}), flush=True)
     runs: dict[int, list[dict]] = {n: [] for n in sizes}
     for r in range(args.repeats):
-        for n in sizes[r % len(sizes):] + sizes[:r % len(sizes)]:  # rotate who goes first
+        for n in rotated(sizes, r):  # who goes first changes every repeat
             runs[n].append(in_child(n, args.workers, args.task_seconds, False))
             print(f"repeat {r + 1}/{args.repeats} Q({n}): built in "
                   f"{runs[n][-1]['to_first']:.2f} s", file=sys.stderr, flush=True)
