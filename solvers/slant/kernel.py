@@ -61,6 +61,7 @@ from .state import (
     _WIT,
     _fail,
     assign,
+    count_exits,
     make_workspace,
     preconnect,
     propagate,
@@ -347,8 +348,10 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes):
     ``first[i]`` is the value to try first for cell ``i`` (0 or 1, e.g. a known solution),
     or -1 for no preference: the value whose trial at the root decided fewer cells.
 
-    1. *Root*: propagate and, with ``sweep``, probe every cell; then label the groups of
-       undecided cells (:func:`_label_groups`).  Every root fact follows from the clues.
+    1. *Root*: propagate and, with ``sweep``, probe every cell; then start rule 4's counts
+       (:func:`count_exits`; the search pays for them, a puzzle the root settles does not)
+       and label the groups of undecided cells (:func:`_label_groups`).  Every root fact
+       follows from the clues.
     2. *Checks*: pick an undecided cell ``i`` (:func:`_choose`) and a value ``a`` for it:
        its phase while no solution is known, ``not S[i]`` once the first solution ``S``
        is (any other solution differs from ``S`` in a cell undecided at the root).  Search
@@ -408,6 +411,8 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes):
                 for k in range(R * C):  # the rules alone decided every cell: one solution
                     sol[k] = cell[k]
                 return 1, nodes
+            if nodes == 1 and not count_exits(ws, st, R, C):
+                return nsol, nodes  # a component walled in at the root: no solution
             _label_groups(ws, st, R, C, nodes == 1)
             if nodes == 1:
                 for k in range(st[_NCAND]):

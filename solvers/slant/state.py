@@ -38,6 +38,13 @@ Deduction rules, all run inside one ``while progress`` loop (:func:`propagate`):
    from both clues forces the private cells: the 1-1 and 3-3 patterns, a 1 or 3 beside an
    edge 1, and the partial versions of these once some cells are decided.
 
+4. *Walled in* (during the search only, from :func:`count_exits` on): every component must
+   reach the border, or the other class of points would close a loop around it.  Each
+   component keeps how many more slashes its points can take (a clue's count less its
+   touching slashes, the undecided cells around a point without one) and how many of its
+   points lie on the border; one with neither is a contradiction.  Both are sums, so a
+   merge adds them and its undo subtracts them.
+
 A contradiction found at a point adds one to that point's failure *weight*, which steers the
 search (dom/wdeg).
 """
@@ -47,7 +54,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["make_workspace", "reset", "preconnect", "assign", "undo_to", "propagate"]
+__all__ = ["make_workspace", "reset", "preconnect", "assign", "undo_to", "propagate",
+           "count_exits"]
 
 # workspace rows (int64 each)
 _CELL = 0  # cell value: -1 undecided, 0 '/', 1 '\'
@@ -79,7 +87,9 @@ _TL = 28  # top-left corner point of each cell
 _PHASE = 29  # value a decision on the cell tries first (the cell's last value, while searching)
 _CAND = 30  # undecided cells at the root when the groups were last labelled
 _IMP = 31  # rows 31, 32: cells a clean trial of value 0 / 1 of the cell decided
-_ROWS = 33
+_EXITS = 33  # per label: how many more slashes the component's points can take
+_BCNT = 34  # per label: the component's points on the border
+_ROWS = 35
 
 # scalar slots of st (int64)
 _NQ = 0  # point queue length
@@ -90,7 +100,8 @@ _NCAND = 4  # length of _CAND
 _WIT = 5  # a cell both of whose values failed in the last failed step, or -1
 _GEOM_R = 6  # rows and columns of the size _AROUND and _TL hold (0 before the first reset)
 _GEOM_C = 7
-_ST = 8
+_EXON = 8  # 1 while _EXITS and _BCNT are kept (rule 4, from :func:`count_exits` on)
+_ST = 9
 
 
 def make_workspace(points: int) -> tuple[np.ndarray, np.ndarray]:
@@ -160,6 +171,7 @@ def reset(ws, st, R, C, clues):
     st[_NTR] = 0
     st[_NPQ] = 0
     st[_NCAND] = 0
+    st[_EXON] = 0
 
 
 @njit(cache=True, nogil=True)
@@ -251,6 +263,61 @@ def _ends(ws, i, v, C):
 
 
 @njit(cache=True, nogil=True)
+def count_exits(ws, st, R, C):
+    """Start keeping rule 4's counts: per component, the slashes its points can still take
+    (a clue's count less its touching slashes; the undecided cells around a point without a
+    clue) and its points on the border.  Undoing below the trail length of this call is not
+    allowed while they are kept (:func:`reset` stops them)."""
+    W = C + 1
+    exits, bcnt, comp = ws[_EXITS], ws[_BCNT], ws[_COMP]
+    clue, touch, free = ws[_CLUE], ws[_TOUCH], ws[_FREE]
+    for p in range((R + 1) * W):
+        exits[p] = 0
+        bcnt[p] = 0
+    for p in range((R + 1) * W):
+        y = p // W
+        x = p - y * W
+        label = comp[p]
+        exits[label] += clue[p] - touch[p] if clue[p] >= 0 else free[p]
+        bcnt[label] += 0 if 0 < y < R and 0 < x < C else 1
+    st[_EXON] = 1
+    for p in range((R + 1) * W):
+        if comp[p] == p and not _reaches(ws, p):
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _exits_down(ws, la, lb, l1, l2, o1, o2):
+    """A slash joins components ``la`` and ``lb`` and misses points ``o1`` (of ``l1``) and
+    ``o2``: its ends each take one slash more, an unclued missed point has one cell fewer."""
+    ws[_EXITS, la] -= 1
+    ws[_EXITS, lb] -= 1
+    if ws[_CLUE, o1] < 0:
+        ws[_EXITS, l1] -= 1
+    if ws[_CLUE, o2] < 0:
+        ws[_EXITS, l2] -= 1
+
+
+@njit(cache=True, nogil=True)
+def _exits_up(ws, la, lb, l1, l2, o1, o2):
+    """Undo :func:`_exits_down`."""
+    ws[_EXITS, la] += 1
+    ws[_EXITS, lb] += 1
+    if ws[_CLUE, o1] < 0:
+        ws[_EXITS, l1] += 1
+    if ws[_CLUE, o2] < 0:
+        ws[_EXITS, l2] += 1
+
+
+@njit(cache=True, nogil=True)
+def _reaches(ws, label):
+    """Whether component ``label`` may still reach the border: it holds a border point or
+    its points can take another slash."""
+    return ws[_BCNT, label] > 0 or ws[_EXITS, label] > 0
+
+
+@njit(cache=True, nogil=True)
 def assign(ws, st, R, C, i, v):
     """Decide cell ``i`` = ``v`` and merge its ends; False on a contradiction (still undoable)."""
     cell = ws[_CELL]
@@ -273,8 +340,14 @@ def assign(ws, st, R, C, i, v):
     _push_point(ws, st, b)
     _push_point(ws, st, o1)
     _push_point(ws, st, o2)
+    kept = st[_EXON] != 0
+    if kept:
+        _exits_down(ws, ca, cb, comp[o1], comp[o2], o1, o2)
     if size[ca] > size[cb]:
         ca, cb = cb, ca
+    if kept:
+        ws[_EXITS, cb] += ws[_EXITS, ca]
+        ws[_BCNT, cb] += ws[_BCNT, ca]
     ok = True
     q = ca
     while True:
@@ -290,6 +363,9 @@ def assign(ws, st, R, C, i, v):
     ws[_TR_A, n] = ca
     ws[_TR_B, n] = cb
     st[_NTR] = n + 1
+    if kept:
+        # rule 4: a component off the border that can take no more slashes is walled in
+        return ok and _reaches(ws, cb) and _reaches(ws, comp[o1]) and _reaches(ws, comp[o2])
     return ok
 
 
@@ -298,6 +374,7 @@ def undo_to(ws, st, R, C, mark):
     """Undo trail entries down to length ``mark``: cells undecided again, merges split."""
     cell, touch, free = ws[_CELL], ws[_TOUCH], ws[_FREE]
     comp, size, nxt = ws[_COMP], ws[_SIZE], ws[_NEXT]
+    kept = st[_EXON] != 0
     n = st[_NTR]
     while n > mark:
         n -= 1
@@ -313,6 +390,10 @@ def undo_to(ws, st, R, C, mark):
             if q == ca:
                 break
         a, b, o1, o2 = _ends(ws, i, cell[i], C)
+        if kept:
+            ws[_EXITS, cb] -= ws[_EXITS, ca]
+            ws[_BCNT, cb] -= ws[_BCNT, ca]
+            _exits_up(ws, comp[a], comp[b], comp[o1], comp[o2], o1, o2)
         touch[a] -= 1
         touch[b] -= 1
         free[a] += 1

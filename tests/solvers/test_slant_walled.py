@@ -1,0 +1,75 @@
+"""Rule 4 of the Slant engine (a component off the border must be able to take a slash):
+the rule itself, and its counts kept exact through the search's assignments and undos."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from solvers import slant
+from solvers.slant import state
+from solvers.slant.kernel import CHECK, search
+
+
+def _points(rows: int, cols: int, clues: dict[tuple[int, int], int]) -> np.ndarray:
+    """A clue per point, -1 where ``clues`` (keyed by (y, x)) has none."""
+    grid = np.full((rows + 1, cols + 1), -1, np.int8)
+    for (y, x), k in clues.items():
+        grid[y, x] = k
+    return grid.ravel()
+
+
+def _recount(ws: np.ndarray, st: np.ndarray, rows: int, cols: int):
+    """Rule 4's counts at every label, computed afresh on a copy of the state."""
+    fresh, fresh_st = ws.copy(), st.copy()
+    state.count_exits(fresh, fresh_st, rows, cols)
+    labels = np.flatnonzero(ws[state._COMP, :(rows + 1) * (cols + 1)]
+                            == np.arange((rows + 1) * (cols + 1)))
+    return fresh[state._EXITS, labels], fresh[state._BCNT, labels], labels
+
+
+def test_a_component_with_no_slash_left_and_off_the_border_is_a_contradiction():
+    # 3 x 3 cells; the inner points (1, 1) and (2, 2) both say 1: a '\' in cell (1, 1) joins
+    # them and leaves their component nothing more to take, walled in by the other class
+    rows = cols = 3
+    ws, st = state.make_workspace(16)
+    state.reset(ws, st, rows, cols, _points(rows, cols, {(1, 1): 1, (2, 2): 1}))
+    assert state.count_exits(ws, st, rows, cols)
+    assert not state.assign(ws, st, rows, cols, 1 * cols + 1, 1)
+    state.undo_to(ws, st, rows, cols, 0)
+    # the same slash with (2, 2) unclued leaves it three cells: no contradiction
+    state.reset(ws, st, rows, cols, _points(rows, cols, {(1, 1): 1}))
+    assert state.count_exits(ws, st, rows, cols)
+    assert state.assign(ws, st, rows, cols, 1 * cols + 1, 1)
+
+
+def test_counts_are_only_kept_after_count_exits():
+    rows = cols = 3
+    ws, st = state.make_workspace(16)
+    state.reset(ws, st, rows, cols, _points(rows, cols, {(1, 1): 1, (2, 2): 1}))
+    assert state.assign(ws, st, rows, cols, 1 * cols + 1, 1)  # the root pays nothing
+
+
+@pytest.mark.parametrize("n, seed", [(6, 1), (8, 2), (12, 3)])
+def test_counts_stay_exact_through_a_search(n, seed):
+    # generated puzzles with clues taken away: the search backtracks, merges and splits
+    # components many times; the counts it keeps must equal a fresh count of its state
+    rng = np.random.default_rng(seed)
+    batch = slant.generate(n, 6, seed)
+    checked = 0
+    for j in range(6):
+        clues = batch["clues"][batch["offsets"][j]:batch["offsets"][j + 1]].copy()
+        clues[rng.random(clues.shape[0]) < 0.3] = -1  # several solutions, deeper search
+        ws, st = state.make_workspace(clues.shape[0])
+        sol = np.empty(n * n, np.int64)
+        first = np.full(n * n, -1, np.int64)
+        for budget in (3, 10, 40, 0):  # stop mid-search, then let it finish
+            state.reset(ws, st, n, n, clues)
+            search(ws, st, n, n, np.int64(2), sol, first, True, np.int64(CHECK), budget)
+            if st[state._EXON] == 0:
+                continue  # the root settled it: no counts kept
+            exits, bcnt, labels = _recount(ws, st, n, n)
+            assert np.array_equal(ws[state._EXITS, labels], exits)
+            assert np.array_equal(ws[state._BCNT, labels], bcnt)
+            checked += 1
+    assert checked > 0
