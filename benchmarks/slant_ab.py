@@ -11,19 +11,25 @@ table gives each side's median, its ratio to the first side's, the median of its
 ratios to the first side (*paired*: both halves of a round saw about the same load) and the
 range over rounds.  On a shared machine use many rounds (the default 20) and read the
 paired ratio: 5 rounds of whole sets once showed a 0.62x gain that 40 pairs refuted.
-``--each`` times each puzzle alone instead and adds the median and slowest puzzle.  The
+``--each`` times each puzzle alone instead and adds the median, 90th and 99th percentile
+(numpy's linear interpolation) and slowest puzzle, each puzzle's time the median over rounds.  The
 sides must agree on every verdict and solution (nodes may differ); the script exits 1 if
 they do not.
 
 Sets: ``100`` the stored minimal 100 x 100 puzzles (``benchmarks/data/slant_100.txt``);
 ``<n>e`` / ``<n>h`` Simon Tatham's Easy / Hard puzzles cached by ``slant_tatham.py`` in
-``--work`` (its ``ids_<n>_<level>_<count>_<seed>.txt``, the first such file found).
+``--work`` (its ``ids_<n>_<level>_<count>_<seed>.txt``, the first such file found);
+``g<n>x<count>s<seed>`` puzzles ``0..count-1`` of ``solvers.slant.generate(n, 1, seed,
+start=j)``, made on first use (a 100 x 100 one takes about 8 s) and kept in ``--work`` as
+``gen_<n>_<count>_<seed>.npy``.  A tail (p99) needs many puzzles: the 15 stored 100 x 100
+ones once read a worst case of 0.2 s where 60 fresh ones held one of 14 s.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import shutil
 import subprocess
 import sys
@@ -62,8 +68,30 @@ def side(rev: str, scratch: Path, k: int):
     return importlib.import_module(f"side{k}.kernel")
 
 
+def generated(n: int, count: int, seed: int, work: Path) -> dict[str, np.ndarray]:
+    """Puzzles ``0..count-1`` of ``slant.generate(n, 1, seed, start=j)``, cached in ``work``."""
+    path = work / f"gen_{n}_{count}_{seed}.npy"
+    if not path.exists():
+        work.mkdir(parents=True, exist_ok=True)
+        parts, start = [], time.perf_counter()
+        for j in range(count):
+            parts.append(slant.generate(n, 1, seed, start=j)["clues"])
+            print(f"generated {j + 1}/{count} {n}x{n} puzzles of seed {seed} "
+                  f"({time.perf_counter() - start:.0f} s)", flush=True)
+        np.save(path, np.concatenate(parts))
+    clues = np.load(path)
+    offsets = np.arange(count + 1, dtype=np.int64) * (n + 1) ** 2
+    if clues.shape[0] != offsets[-1]:
+        sys.exit(f"{path} does not hold {count} {n}x{n} puzzles: remove it to make it again")
+    return {"rows": np.full(count, n, np.int32), "cols": np.full(count, n, np.int32),
+            "offsets": offsets, "clues": clues.astype(np.int8)}
+
+
 def load(name: str, work: Path) -> dict[str, np.ndarray]:
     """The puzzle set called ``name``."""
+    made = re.fullmatch(r"g(\d+)x(\d+)s(\d+)", name)
+    if made:
+        return generated(*(int(g) for g in made.groups()), work)
     if name == "100":
         text = (HERE / "data" / "slant_100.txt").read_text()
         return slant.table_to_batch(slant.PROBLEM.read_text(text))
@@ -144,13 +172,14 @@ def main() -> None:
                        f"{1e6 * min(per[j]):.1f}-{1e6 * max(per[j]):.1f}", nodes.get(j, "")]
                 if args.each:
                     ms = 1e3 * np.median(each[j], axis=0)
-                    row += [f"{np.median(ms):.1f}", f"{ms.max():.1f}"]
+                    row += [f"{np.percentile(ms, q):.1f}" for q in (50, 90, 99)]
+                    row.append(f"{ms.max():.1f}")
                 table.append(row)
                 print(" | ".join(str(c) for c in row), flush=True)
         headers = ["set", "side", "median us/puzzle", "ratio", "paired ratio",
                    "range us/puzzle", "nodes"]
         if args.each:
-            headers += ["median ms", "max ms"]
+            headers += ["median ms", "p90 ms", "p99 ms", "max ms"]
         print()
         print(markdown(headers, table))
         if not agree:
