@@ -43,7 +43,10 @@ Deduction rules, all run inside one ``while progress`` loop (:func:`propagate`):
    component keeps how many more slashes its points can take (a clue's count less its
    touching slashes, the undecided cells around a point without one) and how many of its
    points lie on the border; one with neither is a contradiction.  Both are sums, so a
-   merge adds them and its undo subtracts them.
+   merge adds them and its undo subtracts them.  A component off the border with one slash
+   left (a *dead end*) must take it at the one point that can: a cell there whose slash
+   would join another dead end takes the other slash, and a single cell left takes the
+   touching one.
 
 A contradiction found at a point adds one to that point's failure *weight*, which steers the
 search (dom/wdeg).
@@ -311,6 +314,45 @@ def _exits_up(ws, la, lb, l1, l2, o1, o2):
 
 
 @njit(cache=True, nogil=True)
+def _walled(ws, st, C, label):
+    """Rule 4 at component ``label``: False if it is off the border with no slash left to
+    take; with one left, that slash must come (at the one point that can take it), through
+    a cell whose other end is not walled in as well."""
+    if ws[_BCNT, label] > 0 or ws[_EXITS, label] > 1:
+        return True
+    if ws[_EXITS, label] <= 0:
+        return False
+    q = label
+    while True:  # the point that can take the slash
+        k = ws[_CLUE, q]
+        if (k - ws[_TOUCH, q] if k >= 0 else ws[_FREE, q]) > 0:
+            break
+        q = ws[_NEXT, q]
+        if q == label:
+            return False
+    W = C + 1
+    ok = True
+    way, way_v = -1, 0
+    for d in range(4):
+        i = ws[_AROUND + d, q]
+        if i < 0 or ws[_CELL, i] >= 0:
+            continue
+        other = ws[_COMP, q + (2 * (d >> 1) - 1) * W + 2 * (d & 1) - 1]
+        if other == label:
+            continue  # a loop (rule 1 forbids it)
+        v = 1 if d == 0 or d == 3 else 0  # the slash of cell i that touches q
+        if ws[_BCNT, other] == 0 and ws[_EXITS, other] <= 1:
+            ok &= _force(ws, st, i, 1 - v)  # joined, both would be walled in
+        elif way < 0:
+            way, way_v = i, v
+        else:
+            return ok  # two ways out
+    if way < 0:
+        return False
+    return ok and _force(ws, st, way, way_v)
+
+
+@njit(cache=True, nogil=True)
 def _reaches(ws, label):
     """Whether component ``label`` may still reach the border: it holds a border point or
     its points can take another slash."""
@@ -364,8 +406,10 @@ def assign(ws, st, R, C, i, v):
     ws[_TR_B, n] = cb
     st[_NTR] = n + 1
     if kept:
-        # rule 4: a component off the border that can take no more slashes is walled in
-        return ok and _reaches(ws, cb) and _reaches(ws, comp[o1]) and _reaches(ws, comp[o2])
+        # rule 4 at the components whose counts changed
+        ok &= _walled(ws, st, C, cb)
+        ok &= _walled(ws, st, C, comp[o1])
+        ok &= _walled(ws, st, C, comp[o2])
     return ok
 
 

@@ -43,6 +43,23 @@ def test_a_component_with_no_slash_left_and_off_the_border_is_a_contradiction():
     assert state.assign(ws, st, rows, cols, 1 * cols + 1, 1)
 
 
+def test_a_dead_end_takes_its_one_way_out():
+    # 3 x 3 cells; cells (1, 2) and (2, 1) take '\\' and leave the unclued inner point (2, 2)
+    # one undecided cell, (2, 2); then a '\\' in cell (1, 1) joins (2, 2) to the clue 1 at
+    # (1, 1), which that slash satisfies: the component's one way out is cell (2, 2)
+    rows = cols = 3
+    ws, st = state.make_workspace(16)
+    state.reset(ws, st, rows, cols, _points(rows, cols, {(1, 1): 1}))
+    assert state.count_exits(ws, st, rows, cols)
+    for r, c in ((1, 2), (2, 1)):
+        assert state.assign(ws, st, rows, cols, r * cols + c, 1)
+    assert ws[state._FORCED, 2 * cols + 2] == 0
+    assert state.assign(ws, st, rows, cols, 1 * cols + 1, 1)
+    assert ws[state._FORCED, 2 * cols + 2] == 1 + 1  # '\\' (1) pending
+    assert state.propagate(ws, st, rows, cols)
+    assert ws[state._CELL, 2 * cols + 2] == 1
+
+
 def test_counts_are_only_kept_after_count_exits():
     rows = cols = 3
     ws, st = state.make_workspace(16)
