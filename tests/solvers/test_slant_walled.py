@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from solvers import slant
-from solvers.slant import state
+from solvers.slant import kernel, state
 from solvers.slant.kernel import CHECK, search
 
 
@@ -67,14 +67,16 @@ def test_counts_are_only_kept_after_count_exits():
     assert state.assign(ws, st, rows, cols, 1 * cols + 1, 1)  # the root pays nothing
 
 
-@pytest.mark.parametrize("n, seed", [(6, 1), (8, 2), (12, 3)])
-def test_counts_stay_exact_through_a_search(n, seed):
+@pytest.mark.parametrize("n, seed, count", [(6, 1, 6), (8, 2, 6), (12, 3, 6), (51, 4, 2)])
+def test_counts_stay_exact_through_a_search(n, seed, count):
     # generated puzzles with clues taken away: the search backtracks, merges and splits
     # components many times; the counts it keeps must equal a fresh count of its state
+    # (51 x 51 is past kernel.ROOT_RULE4_CELLS: the counts start before the root's probing)
+    assert (n * n >= kernel.ROOT_RULE4_CELLS) == (n == 51)
     rng = np.random.default_rng(seed)
-    batch = slant.generate(n, 6, seed)
+    batch = slant.generate(n, count, seed)
     checked = 0
-    for j in range(6):
+    for j in range(count):
         clues = batch["clues"][batch["offsets"][j]:batch["offsets"][j + 1]].copy()
         clues[rng.random(clues.shape[0]) < 0.3] = -1  # several solutions, deeper search
         ws, st = state.make_workspace(clues.shape[0])
