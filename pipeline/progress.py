@@ -76,6 +76,18 @@ def setup_logging(verbosity: int = 0, log_file: str | None = None,
             logger.setLevel(logging.DEBUG if verbosity >= 1 else logging.WARNING)
 
 
+class LocalSchedulerGone(logging.Filter):
+    """Drops a local worker's "failed to communicate with scheduler during heartbeat": its
+    scheduler lives in the driver, so the scheduler is only ever gone because the driver is
+    closing the cluster (after Ctrl-C, say), where a heartbeat already in flight loses the
+    race and Dask logs it as an error with a traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """False for that one record, True for every other."""
+        return not (record.name == "distributed.worker"
+                    and str(record.msg).startswith("Failed to communicate with scheduler"))
+
+
 def worker_logging() -> dict:
     """Dask's ``logging`` config (``logging.config.dictConfig`` form) that makes the local
     cluster's worker processes write their lines as this process does: same format, same
@@ -88,7 +100,9 @@ def worker_logging() -> dict:
         "version": 1, "disable_existing_loggers": False,
         "formatters": {"boardsweep": {"format": STAMPED if _chosen["stamped"] else PLAIN,
                                       "datefmt": DATE}},
-        "handlers": {"boardsweep": {**handler, "formatter": "boardsweep"}},
+        "filters": {"scheduler_gone": {"()": "pipeline.progress.LocalSchedulerGone"}},
+        "handlers": {"boardsweep": {**handler, "formatter": "boardsweep",
+                                    "filters": ["scheduler_gone"]}},
         "loggers": {
             "distributed": {"level": "INFO", "handlers": ["boardsweep"], "propagate": False},
             "distributed.client": {"level": "WARNING"}, "distributed.gc": {"level": "WARNING"},
