@@ -84,10 +84,10 @@ __all__ = [
 SWEEP_RADIUS = 6  # a decision sweeps its group within this many cells of it
 FORGET_RADIUS = 3  # a new decided cell makes the clean values within this many cells stale
 CHECK = 128  # default nodes a check may take before it is put off (doubled each round)
-FIND_ROUND = 16
+FIND_ROUND = 16  # checks put off before the budget doubles, while no solution is known
 # puzzles of at least this many cells keep rule 4's counts from the root's sweep on, the
 # rest from the search on: measured 1.04x slower at 50 x 50 hard (no search), 0.8x at 100 x 100
-ROOT_RULE4_CELLS = 2501  # checks put off before the budget doubles, while no solution is known
+ROOT_RULE4_CELLS = 2501
 
 
 @njit(cache=True, nogil=True)

@@ -196,7 +196,7 @@ def _around(p, d, R, C):
     """Cell ``d`` around point ``p`` (0 NW, 1 NE, 2 SW, 3 SE), or -1 off the grid.
 
     Cells NW and SE (d = 0, 3) touch ``p`` with ``\\`` (1), NE and SW with ``/`` (0); the
-    touching slash's other end is ``p + (2 * (d >> 1) - 1) * W + 2 * (d & 1) - 1``.
+    touching slash's other end is :func:`_far`.
     """
     W = C + 1
     y = p // W
@@ -250,8 +250,8 @@ def _forbid_into(ws, st, R, C, q, target):
     for d in range(4):
         i = ws[_AROUND + d, q]
         if i >= 0 and ws[_CELL, i] < 0:
-            if ws[_COMP, q + (2 * (d >> 1) - 1) * W + 2 * (d & 1) - 1] == target:
-                ok &= _force(ws, st, i, 0 if d == 0 or d == 3 else 1)
+            if ws[_COMP, _far(q, d, W)] == target:
+                ok &= _force(ws, st, i, 1 - _touching(d))
     return ok
 
 
@@ -273,7 +273,6 @@ def count_exits(ws, st, R, C):
     allowed while they are kept (:func:`reset` stops them)."""
     W = C + 1
     exits, bcnt, comp = ws[_EXITS], ws[_BCNT], ws[_COMP]
-    clue, touch, free = ws[_CLUE], ws[_TOUCH], ws[_FREE]
     for p in range((R + 1) * W):
         exits[p] = 0
         bcnt[p] = 0
@@ -281,7 +280,7 @@ def count_exits(ws, st, R, C):
         y = p // W
         x = p - y * W
         label = comp[p]
-        exits[label] += clue[p] - touch[p] if clue[p] >= 0 else free[p]
+        exits[label] += _capacity(ws, p)
         bcnt[label] += 0 if 0 < y < R and 0 < x < C else 1
     st[_EXON] = 1
     for p in range((R + 1) * W):
@@ -291,26 +290,37 @@ def count_exits(ws, st, R, C):
 
 
 @njit(cache=True, nogil=True)
-def _exits_down(ws, la, lb, l1, l2, o1, o2):
-    """A slash joins components ``la`` and ``lb`` and misses points ``o1`` (of ``l1``) and
-    ``o2``: its ends each take one slash more, an unclued missed point has one cell fewer."""
-    ws[_EXITS, la] -= 1
-    ws[_EXITS, lb] -= 1
+def _exits_step(ws, la, lb, l1, l2, o1, o2, step):
+    """Add ``step`` to the exits a slash changes: it joins components ``la`` and ``lb`` (its
+    ends each take one slash more: step -1) and misses points ``o1`` (of ``l1``) and ``o2``
+    (of ``l2``), of which an unclued one has one cell fewer; step +1 undoes it."""
+    ws[_EXITS, la] += step
+    ws[_EXITS, lb] += step
     if ws[_CLUE, o1] < 0:
-        ws[_EXITS, l1] -= 1
+        ws[_EXITS, l1] += step
     if ws[_CLUE, o2] < 0:
-        ws[_EXITS, l2] -= 1
+        ws[_EXITS, l2] += step
 
 
 @njit(cache=True, nogil=True)
-def _exits_up(ws, la, lb, l1, l2, o1, o2):
-    """Undo :func:`_exits_down`."""
-    ws[_EXITS, la] += 1
-    ws[_EXITS, lb] += 1
-    if ws[_CLUE, o1] < 0:
-        ws[_EXITS, l1] += 1
-    if ws[_CLUE, o2] < 0:
-        ws[_EXITS, l2] += 1
+def _capacity(ws, p):
+    """The slashes point ``p`` can still take: its clue less its touching slashes, or
+    without a clue its undecided cells."""
+    k = ws[_CLUE, p]
+    return k - ws[_TOUCH, p] if k >= 0 else ws[_FREE, p]
+
+
+@njit(cache=True, nogil=True)
+def _far(p, d, W):
+    """The other end of the slash of cell ``d`` around point ``p`` that touches ``p``."""
+    return p + (2 * (d >> 1) - 1) * W + 2 * (d & 1) - 1
+
+
+@njit(cache=True, nogil=True)
+def _touching(d):
+    """The slash with which cell ``d`` around a point touches it: 1 (``\\``) for NW and SE,
+    0 (``/``) for NE and SW."""
+    return 1 if d == 0 or d == 3 else 0
 
 
 @njit(cache=True, nogil=True)
@@ -323,10 +333,7 @@ def _walled(ws, st, C, label):
     if ws[_EXITS, label] <= 0:
         return False
     q = label
-    while True:  # the point that can take the slash
-        k = ws[_CLUE, q]
-        if (k - ws[_TOUCH, q] if k >= 0 else ws[_FREE, q]) > 0:
-            break
+    while _capacity(ws, q) <= 0:  # find the point that can take the slash
         q = ws[_NEXT, q]
         if q == label:
             return False
@@ -337,10 +344,10 @@ def _walled(ws, st, C, label):
         i = ws[_AROUND + d, q]
         if i < 0 or ws[_CELL, i] >= 0:
             continue
-        other = ws[_COMP, q + (2 * (d >> 1) - 1) * W + 2 * (d & 1) - 1]
+        other = ws[_COMP, _far(q, d, W)]
         if other == label:
             continue  # a loop (rule 1 forbids it)
-        v = 1 if d == 0 or d == 3 else 0  # the slash of cell i that touches q
+        v = _touching(d)
         if ws[_BCNT, other] == 0 and ws[_EXITS, other] <= 1:
             ok &= _force(ws, st, i, 1 - v)  # joined, both would be walled in
         elif way < 0:
@@ -384,7 +391,7 @@ def assign(ws, st, R, C, i, v):
     _push_point(ws, st, o2)
     kept = st[_EXON] != 0
     if kept:
-        _exits_down(ws, ca, cb, comp[o1], comp[o2], o1, o2)
+        _exits_step(ws, ca, cb, comp[o1], comp[o2], o1, o2, -1)
     if size[ca] > size[cb]:
         ca, cb = cb, ca
     if kept:
@@ -437,7 +444,7 @@ def undo_to(ws, st, R, C, mark):
         if kept:
             ws[_EXITS, cb] -= ws[_EXITS, ca]
             ws[_BCNT, cb] -= ws[_BCNT, ca]
-            _exits_up(ws, comp[a], comp[b], comp[o1], comp[o2], o1, o2)
+            _exits_step(ws, comp[a], comp[b], comp[o1], comp[o2], o1, o2, 1)
         touch[a] -= 1
         touch[b] -= 1
         free[a] += 1
@@ -456,7 +463,7 @@ def _force_around(ws, st, R, C, p, hit, skip1, skip2):
     for d in range(4):
         i = ws[_AROUND + d, p]
         if i >= 0 and i != skip1 and i != skip2 and ws[_CELL, i] < 0:
-            ok &= _force(ws, st, i, hit if d == 0 or d == 3 else 1 - hit)
+            ok &= _force(ws, st, i, hit if _touching(d) else 1 - hit)
     return ok
 
 
