@@ -30,6 +30,9 @@ SCHEDULER_SECONDS = 0.005  # ... and per worker thread this much more: a schedul
 # hundred tasks a second, so 1000 workers need bundles of 5 s of work to stay busy
 MAX_BUNDLE = 1000  # tasks in one bundle at most
 WINDOW_PER_THREAD = 3  # bundles in flight per worker thread
+TAIL_SHARE = 2  # toward the end a bundle holds at most 1 / (TAIL_SHARE * threads) of the work
+# still unpacked, so the last bundles are short and the threads finish together (guided
+# self-scheduling); a bundle never holds less than one task
 
 
 class WorkerLost(RuntimeError):
@@ -141,11 +144,14 @@ class RunStats:
 
 
 class _Packer(BundleSource):
-    """Makes bundles from tasks, sized by estimated seconds corrected by measured ones."""
+    """Makes bundles from tasks, sized by estimated seconds corrected by measured ones, and
+    shorter toward the end of the job (:data:`TAIL_SHARE`)."""
 
     def __init__(self, plan: JobPlan, tasks: Iterator[Task], rows: Callable[[Task], Any],
-                 least: float = BUNDLE_SECONDS):
+                 least: float = BUNDLE_SECONDS, threads: int = 1, left: float = 0.0):
         self.plan, self.tasks, self.rows, self.least = plan, tasks, rows, least
+        self.threads = max(1, threads)
+        self.left = left  # estimated seconds of the tasks not packed yet
         self.ratio = 1.0  # measured / estimated seconds, running
         self.retries: list[Task] = []
         self.ids = itertools.count()
@@ -155,18 +161,25 @@ class _Packer(BundleSource):
         if estimated > 0:
             self.ratio = 0.7 * self.ratio + 0.3 * max(measured / estimated, 1e-6)
 
+    def goal(self) -> float:
+        """Estimated seconds the next bundle should hold: ``least``, or toward the end of
+        the job its share of the work left."""
+        return min(self.least, self.left * self.ratio / (TAIL_SHARE * self.threads))
+
     def next(self) -> Bundle | None:
-        """The next bundle: a retried task alone, else tasks worth :data:`BUNDLE_SECONDS`."""
+        """The next bundle: a retried task alone, else tasks worth :meth:`goal`."""
         problem, version = self.plan.job.problem.name, self.plan.version
         if self.retries:
             task = self.retries.pop()
             return Bundle(next(self.ids), problem, version, [task], [self.rows(task)], True)
         batch: list[Task] = []
         seconds = 0.0
+        goal = self.goal()
         for task in self.tasks:
             batch.append(task)
+            self.left -= task.seconds
             seconds += task.seconds * self.ratio
-            if seconds >= self.least or len(batch) >= MAX_BUNDLE:
+            if seconds >= goal or len(batch) >= MAX_BUNDLE:
                 break
         if not batch:
             return None
@@ -186,7 +199,7 @@ def execute(plan: JobPlan, runner: Runner, store: Store, task_seconds: float,
     progress = Progress(label, todo, total_tasks)
     packer = _Packer(plan, plan.tasks(task_seconds), lambda t: job.rows(t.lo, t.hi)
                      if job.source is not None else None,
-                     max(BUNDLE_SECONDS, SCHEDULER_SECONDS * threads))
+                     max(BUNDLE_SECONDS, SCHEDULER_SECONDS * threads), threads, todo)
     try:
         for batch in runner(packer):
             for bundle, outcomes, error in batch:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from pipeline import run as run_module
@@ -25,6 +27,28 @@ def test_every_task_becomes_one_record_and_short_tasks_share_bundles(tmp_path, t
     assert store.ranges("n", "noop", plan.points[0].point_id) == [(0, 500)]
     again = plan_job(_job({"units": 500, "seconds": 1.0}), store)
     assert again.points[0].gaps == [] and again.units_done == 500
+
+
+@pytest.mark.parametrize("threads", [1, 2, 8])
+def test_bundles_shrink_toward_the_end_so_the_threads_finish_together(tmp_path, toy_problems,
+                                                                     monkeypatch, threads):
+    monkeypatch.setattr(run_module, "BUNDLE_SECONDS", 8.0)
+    sizes = []
+
+    def runner(source):  # records each bundle's task count
+        for batch in local_runner(source):
+            sizes.extend(len(bundle.tasks) for bundle, _, _ in batch)
+            yield batch
+
+    store = Store(tmp_path / "s.sqlite")
+    plan = plan_job(_job({"units": 64, "seconds": 1.0}), store)
+    stats = execute(plan, runner, store, 1.0, "noop", threads)
+    assert stats.tasks == 64 and sum(sizes) == 64
+    left = 64
+    for size in sizes:  # tasks of one unit, 1 s each: a bundle takes at most its share
+        assert size <= math.ceil(left / (run_module.TAIL_SHARE * threads)), sizes
+        left -= size
+    assert sizes[-1] == 1 and len(sizes) < 64
 
 
 def test_a_failing_task_is_reported_by_its_units_and_the_others_are_kept(tmp_path,
