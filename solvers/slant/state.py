@@ -23,7 +23,8 @@ structure is exact under backtracking with no path compression to undo.  Tables 
 (``_AROUND``) and each cell's top-left corner (``_TL``).  The rows the search uses
 (:mod:`solvers.slant.kernel`) live in the same workspace.
 
-Deduction rules, all run inside one ``while progress`` loop (:func:`propagate`):
+Deduction rules, all run inside one ``while progress`` loop (:func:`propagate`; rule 3 only
+once rules 1 and 2 have nothing left to do):
 
 1. *Loop*: a slash whose two ends already lie in one component would close a loop, so its cell
    takes the other slash.  Checked at each merge over the smaller component's points only.
@@ -92,7 +93,9 @@ _CAND = 30  # undecided cells at the root when the groups were last labelled
 _IMP = 31  # rows 31, 32: cells a clean trial of value 0 / 1 of the cell decided
 _EXITS = 33  # per label: how many more slashes the component's points can take
 _BCNT = 34  # per label: the component's points on the border
-_ROWS = 35
+_INPAIR = 35  # 1 while the point is on the pair queue
+_PAIRQ = 36  # pair queue (a stack): points whose rule 3 waits for rules 1 and 2 to settle
+_ROWS = 37
 
 # scalar slots of st (int64)
 _NQ = 0  # point queue length
@@ -104,7 +107,8 @@ _WIT = 5  # a cell both of whose values failed in the last failed step, or -1
 _GEOM_R = 6  # rows and columns of the size _AROUND and _TL hold (0 before the first reset)
 _GEOM_C = 7
 _EXON = 8  # 1 while _EXITS and _BCNT are kept (rule 4, from :func:`count_exits` on)
-_ST = 9
+_NPAIR = 9  # pair queue length
+_ST = 10
 
 
 def make_workspace(points: int) -> tuple[np.ndarray, np.ndarray]:
@@ -147,7 +151,7 @@ def reset(ws, st, R, C, clues):
         imp1[i] = 0
     clue, touch, free = ws[_CLUE], ws[_TOUCH], ws[_FREE]
     comp, nxt, size, inq = ws[_COMP], ws[_NEXT], ws[_SIZE], ws[_INQ]
-    queue, weight = ws[_QUEUE], ws[_WEIGHT]
+    queue, weight, inpair = ws[_QUEUE], ws[_WEIGHT], ws[_INPAIR]
     nq = 0
     p = 0
     for y in range(R + 1):
@@ -160,6 +164,7 @@ def reset(ws, st, R, C, clues):
             comp[p] = p
             nxt[p] = p
             size[p] = 1
+            inpair[p] = 0
             if k >= 0:
                 weight[p] = 1
                 inq[p] = 1
@@ -171,6 +176,7 @@ def reset(ws, st, R, C, clues):
             p += 1
     st[_NQ] = nq
     st[_NP] = 0
+    st[_NPAIR] = 0
     st[_NTR] = 0
     st[_NPQ] = 0
     st[_NCAND] = 0
@@ -237,8 +243,11 @@ def _fail(ws, st):
         ws[_INQ, ws[_QUEUE, k]] = 0
     for k in range(st[_NP]):
         ws[_FORCED, ws[_PEND, k]] = 0
+    for k in range(st[_NPAIR]):
+        ws[_INPAIR, ws[_PAIRQ, k]] = 0
     st[_NQ] = 0
     st[_NP] = 0
+    st[_NPAIR] = 0
     return False
 
 
@@ -529,7 +538,15 @@ def _pairs_at(ws, st, R, C, p):
 
 @njit(cache=True, nogil=True)
 def propagate(ws, st, R, C):
-    """Apply rules 1-3 until nothing changes; False (queues emptied) on a contradiction."""
+    """Apply rules 1-3 until nothing changes; False (queues emptied) on a contradiction.
+
+    Forced cells go first, then rule 2 at the queued points; a point that still has two or
+    more undecided cells then waits on the pair queue, whose rule 3 runs only when nothing
+    else is left to do: by then its cells have mostly been decided by the cheaper rules (an
+    easy puzzle never needs rule 3), and a point changed many times is paired once.  The
+    rules are monotone, so the order changes neither the closure nor whether it fails; it
+    changes only where a failure is found, so the failure weights, and with them the
+    search's nodes, can differ."""
     while True:
         if st[_NP] > 0:
             st[_NP] -= 1
@@ -545,9 +562,18 @@ def propagate(ws, st, R, C):
             st[_NQ] -= 1
             p = ws[_QUEUE, st[_NQ]]
             ws[_INQ, p] = 0
-            if not _saturate(ws, st, R, C, p) or (
-                ws[_FREE, p] >= 2 and not _pairs_at(ws, st, R, C, p)
-            ):
+            if not _saturate(ws, st, R, C, p):
+                ws[_WEIGHT, p] += 1
+                return _fail(ws, st)
+            if ws[_FREE, p] >= 2 and ws[_INPAIR, p] == 0:
+                ws[_INPAIR, p] = 1
+                ws[_PAIRQ, st[_NPAIR]] = p
+                st[_NPAIR] += 1
+        elif st[_NPAIR] > 0:
+            st[_NPAIR] -= 1
+            p = ws[_PAIRQ, st[_NPAIR]]
+            ws[_INPAIR, p] = 0
+            if ws[_FREE, p] >= 2 and not _pairs_at(ws, st, R, C, p):
                 ws[_WEIGHT, p] += 1
                 return _fail(ws, st)
         else:
