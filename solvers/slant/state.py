@@ -230,10 +230,23 @@ def _force(ws, st, i, v):
 
 @njit(cache=True, nogil=True)
 def _push_point(ws, st, p):
-    if ws[_INQ, p] == 0 and ws[_CLUE, p] >= 0:
-        ws[_INQ, p] = 1
-        ws[_QUEUE, st[_NQ]] = p
-        st[_NQ] += 1
+    """Queue clued point ``p`` after a change around it: for rule 2 where it now forces or
+    fails (its count reached, or every undecided cell needed, or out of reach), else for
+    rule 3 while it has two or more undecided cells."""
+    k = ws[_CLUE, p]
+    if k < 0:
+        return
+    t = ws[_TOUCH, p]
+    u = ws[_FREE, p]
+    if t > k or t + u < k or (u > 0 and (t == k or t + u == k)):
+        if ws[_INQ, p] == 0:
+            ws[_INQ, p] = 1
+            ws[_QUEUE, st[_NQ]] = p
+            st[_NQ] += 1
+    elif u >= 2 and ws[_INPAIR, p] == 0:
+        ws[_INPAIR, p] = 1
+        ws[_PAIRQ, st[_NPAIR]] = p
+        st[_NPAIR] += 1
 
 
 @njit(cache=True, nogil=True)
