@@ -162,9 +162,9 @@ class _Packer(BundleSource):
             self.ratio = 0.7 * self.ratio + 0.3 * max(measured / estimated, 1e-6)
 
     def goal(self) -> float:
-        """Estimated seconds the next bundle should hold: ``least``, or toward the end of
-        the job its share of the work left."""
-        return min(self.least, self.left * self.ratio / (TAIL_SHARE * self.threads))
+        """Estimated seconds the next bundle should hold: worth ``least`` measured seconds,
+        or toward the end of the job its share of the work left."""
+        return min(self.least / self.ratio, self.left / (TAIL_SHARE * self.threads))
 
     def next(self) -> Bundle | None:
         """The next bundle: a retried task alone, else tasks worth :meth:`goal`."""
@@ -173,12 +173,12 @@ class _Packer(BundleSource):
             task = self.retries.pop()
             return Bundle(next(self.ids), problem, version, [task], [self.rows(task)], True)
         batch: list[Task] = []
-        seconds = 0.0
+        seconds = 0.0  # estimated, as the goal
         goal = self.goal()
         for task in self.tasks:
             batch.append(task)
             self.left -= task.seconds
-            seconds += task.seconds * self.ratio
+            seconds += task.seconds
             if seconds >= goal or len(batch) >= MAX_BUNDLE:
                 break
         if not batch:
