@@ -243,7 +243,14 @@ def _push_point(ws, st, p):
             ws[_INQ, p] = 1
             ws[_QUEUE, st[_NQ]] = p
             st[_NQ] += 1
-    elif u >= 2 and ws[_INPAIR, p] == 0:
+    elif u >= 2:
+        _push_pair(ws, st, p)
+
+
+@njit(cache=True, nogil=True)
+def _push_pair(ws, st, p):
+    """Queue point ``p`` for rule 3 unless it waits there already."""
+    if ws[_INPAIR, p] == 0:
         ws[_INPAIR, p] = 1
         ws[_PAIRQ, st[_NPAIR]] = p
         st[_NPAIR] += 1
@@ -578,10 +585,8 @@ def propagate(ws, st, R, C):
             if not _saturate(ws, st, R, C, p):
                 ws[_WEIGHT, p] += 1
                 return _fail(ws, st)
-            if ws[_FREE, p] >= 2 and ws[_INPAIR, p] == 0:
-                ws[_INPAIR, p] = 1
-                ws[_PAIRQ, st[_NPAIR]] = p
-                st[_NPAIR] += 1
+            if ws[_FREE, p] >= 2:
+                _push_pair(ws, st, p)
         elif st[_NPAIR] > 0:
             st[_NPAIR] -= 1
             p = ws[_PAIRQ, st[_NPAIR]]

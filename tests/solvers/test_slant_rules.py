@@ -3,17 +3,9 @@ rules 1 and 2 have nothing left, still decides what it should, and leaves no tra
 
 from __future__ import annotations
 
-import numpy as np
-
 from solvers.slant import state
 
-
-def _points(rows: int, cols: int, clues: dict[tuple[int, int], int]) -> np.ndarray:
-    """A clue per point, -1 where ``clues`` (keyed by (y, x)) has none."""
-    grid = np.full((rows + 1, cols + 1), -1, np.int8)
-    for (y, x), k in clues.items():
-        grid[y, x] = k
-    return grid.ravel()
+from .test_slant_walled import _points
 
 
 def test_a_one_one_pair_forces_the_private_cells():
