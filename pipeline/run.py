@@ -148,7 +148,7 @@ class _Packer(BundleSource):
     shorter toward the end of the job (:data:`TAIL_SHARE`)."""
 
     def __init__(self, plan: JobPlan, tasks: Iterator[Task], rows: Callable[[Task], Any],
-                 least: float = BUNDLE_SECONDS, threads: int = 1, left: float = 0.0):
+                 least: float, threads: int, left: float):
         self.plan, self.tasks, self.rows, self.least = plan, tasks, rows, least
         self.threads = max(1, threads)
         self.left = left  # estimated seconds of the tasks not packed yet
