@@ -49,7 +49,7 @@ from slant_tatham import to_batch  # noqa: E402
 
 from solvers import slant  # noqa: E402
 
-FILES = ("kernel.py", "state.py", "clock.py")
+FILES = ("kernel.py", "state.py", "clock.py", "classes.py")  # classes.py: from its commit on
 
 
 def side(rev: str, scratch: Path, k: int):
@@ -62,9 +62,13 @@ def side(rev: str, scratch: Path, k: int):
         if rev == "work":
             shutil.copy(ROOT / path, pkg / name)
         else:
-            text = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, check=True,
-                                  capture_output=True, text=True).stdout
-            (pkg / name).write_text(text)
+            shown = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT,
+                                   capture_output=True, text=True)
+            if shown.returncode != 0 and name == "classes.py":
+                continue  # a revision before the root's class rules
+            if shown.returncode != 0:
+                sys.exit(f"git show {rev}:{path} failed: {shown.stderr.strip()}")
+            (pkg / name).write_text(shown.stdout)
     return importlib.import_module(f"side{k}.kernel")
 
 

@@ -2,6 +2,9 @@
 
 Notation, workspace and deduction rules: :mod:`solvers.slant.state`.
 
+Root: rules 1-4 with the class and shape rules of :mod:`solvers.slant.classes` first, which
+settle every puzzle Tatham grades Hard without a trial.
+
 Probing (:func:`probe`): when the rules stall, an undecided cell is tried both ways; a value
 whose propagation fails is refuted and the cell takes the other one.  Cells are (re)probed
 from a queue fed by the neighbourhood of every newly decided cell; a *sweep* queues a whole
@@ -36,6 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .classes import settle
 from .clock import ticks
 from .state import (
     _CAND,
@@ -44,7 +48,6 @@ from .state import (
     _DEC_MARK,
     _DEC_STATE,
     _DEC_VAL,
-    _EXON,
     _FREE,
     _GROUP,
     _IMP,
@@ -62,7 +65,6 @@ from .state import (
     _WIT,
     _fail,
     assign,
-    count_exits,
     make_workspace,
     preconnect,
     propagate,
@@ -85,9 +87,6 @@ SWEEP_RADIUS = 6  # a decision sweeps its group within this many cells of it
 FORGET_RADIUS = 3  # a new decided cell makes the clean values within this many cells stale
 CHECK = 128  # default nodes a check may take before it is put off (doubled each round)
 FIND_ROUND = 16  # checks put off before the budget doubles, while no solution is known
-# puzzles of at least this many cells keep rule 4's counts from the root's sweep on, the
-# rest from the search on: measured 1.04x slower at 50 x 50 hard (no search), 0.8x at 100 x 100
-ROOT_RULE4_CELLS = 2501
 
 
 @njit(cache=True, nogil=True)
@@ -208,7 +207,8 @@ def probe(ws, st, R, C):
 
 @njit(cache=True, nogil=True)
 def _step(ws, st, R, C, i, v, sweep):
-    """One search step: cell ``i`` = ``v`` (none at the root), propagate, probe what changed;
+    """One search step: cell ``i`` = ``v`` (none at the root, which also settles the class
+    and shape rules of :mod:`solvers.slant.classes`), propagate, probe what changed;
     then sweep: probe every undecided cell (``sweep == -2``) or those of group ``sweep``
     (``>= 0``), again until a sweep forces nothing (``-1``: no sweep)."""
     st[_WIT] = i  # if the step's own value fails: the other one may fail too
@@ -218,8 +218,13 @@ def _step(ws, st, R, C, i, v, sweep):
         return False
     if st[_NTR] == R * C:
         return True  # every cell decided (one trail entry each): nothing left to probe
-    if i < 0 and R * C >= ROOT_RULE4_CELLS and st[_EXON] == 0 and not count_exits(ws, st, R, C):
-        return False
+    if i < 0:
+        # the root: the class and shape rules before any trial (Tatham's Hard puzzles need
+        # no more)
+        if not settle(ws, st, R, C):
+            return False
+        if st[_NTR] == R * C:
+            return True
     _forget_near(ws, st, R, C, mark)
     queue_probes_near(ws, st, R, C, mark)
     swept_at = -1
@@ -354,10 +359,9 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes):
     ``first[i]`` is the value to try first for cell ``i`` (0 or 1, e.g. a known solution),
     or -1 for no preference: the value whose trial at the root decided fewer cells.
 
-    1. *Root*: propagate and, with ``sweep``, probe every cell; then start rule 4's counts
-       (:func:`count_exits`; the search pays for them, a puzzle the root settles does not;
-       from ROOT_RULE4_CELLS cells on they start before the probing, right after the first
-       propagation) and label the groups of undecided cells (:func:`_label_groups`).
+    1. *Root*: propagate; then, if cells are left, start rule 4's counts and apply the
+       class and shape rules (:func:`solvers.slant.classes.settle`); with ``sweep``, probe
+       every cell; label the groups of undecided cells (:func:`_label_groups`).
        Every root fact follows from the clues.
     2. *Checks*: pick an undecided cell ``i`` (:func:`_choose`) and a value ``a`` for it:
        its phase while no solution is known, ``not S[i]`` once the first solution ``S``
@@ -418,8 +422,6 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes):
                 for k in range(R * C):  # the rules alone decided every cell: one solution
                     sol[k] = cell[k]
                 return 1, nodes
-            if st[_EXON] == 0 and not count_exits(ws, st, R, C):
-                return nsol, nodes  # a component walled in at the root: no solution
             _label_groups(ws, st, R, C, nodes == 1)
             if nodes == 1:
                 for k in range(st[_NCAND]):

@@ -21,7 +21,8 @@ smaller component; undoing it swaps the two list links back and relabels again, 
 structure is exact under backtracking with no path compression to undo.  Tables filled by
 :func:`reset` spare the hot loops every division: the cells around each point
 (``_AROUND``) and each cell's top-left corner (``_TL``).  The rows the search uses
-(:mod:`solvers.slant.kernel`) live in the same workspace.
+(:mod:`solvers.slant.kernel`) and those of the root's class and shape rules
+(:mod:`solvers.slant.classes`) live in the same workspace.
 
 Deduction rules, all run inside one ``while progress`` loop (:func:`propagate`; rule 3 only
 once rules 1 and 2 have nothing left to do):
@@ -39,7 +40,8 @@ once rules 1 and 2 have nothing left to do):
    from both clues forces the private cells: the 1-1 and 3-3 patterns, a 1 or 3 beside an
    edge 1, and the partial versions of these once some cells are decided.
 
-4. *Walled in* (during the search only, from :func:`count_exits` on): every component must
+4. *Walled in* (from :func:`count_exits` on: the root starts it before its class rules and
+   probing, so a puzzle rules 1-3 settle never pays for it): every component must
    reach the border, or the other class of points would close a loop around it.  Each
    component keeps how many more slashes its points can take (a clue's count less its
    touching slashes, the undecided cells around a point without one) and how many of its
@@ -95,7 +97,17 @@ _EXITS = 33  # per label: how many more slashes the component's points can take
 _BCNT = 34  # per label: the component's points on the border
 _INPAIR = 35  # 1 while the point is on the pair queue
 _PAIRQ = 36  # pair queue (a stack): points whose rule 3 waits for rules 1 and 2 to settle
-_ROWS = 37
+# rows of the root's class and shape rules (:mod:`solvers.slant.classes`)
+_CLS = 37  # per cell: its class's label (a member cell)
+_CNEXT = 38  # per cell: the next member of its class (circular)
+_CSIZE = 39  # per label: class size
+_CVAL = 40  # per label: the class's slash, -1 unknown
+_SHAPES = 41  # per cell: the shapes still possible with its right and lower neighbours
+_INSQ = 42  # per cell: 1 while on the shape queue
+_SQ = 43  # shape queue (a stack): cells whose pairs lost a shape
+_INCQ = 44  # per point: 1 while on the class queue
+_CQ = 45  # class queue (a stack): clued points to count with their classes
+_ROWS = 46
 
 # scalar slots of st (int64)
 _NQ = 0  # point queue length
@@ -108,7 +120,9 @@ _GEOM_R = 6  # rows and columns of the size _AROUND and _TL hold (0 before the f
 _GEOM_C = 7
 _EXON = 8  # 1 while _EXITS and _BCNT are kept (rule 4, from :func:`count_exits` on)
 _NPAIR = 9  # pair queue length
-_ST = 10
+_NSQ = 10  # shape queue length
+_NCQ = 11  # class queue length
+_ST = 12
 
 
 def make_workspace(points: int) -> tuple[np.ndarray, np.ndarray]:
@@ -368,7 +382,7 @@ def _walled(ws, st, C, label):
             return False
     W = C + 1
     ok = True
-    way, way_v = -1, 0
+    ways, way, way_v = 0, -1, 0
     for d in range(4):
         i = ws[_AROUND + d, q]
         if i < 0 or ws[_CELL, i] >= 0:
@@ -379,13 +393,12 @@ def _walled(ws, st, C, label):
         v = _touching(d)
         if ws[_BCNT, other] == 0 and ws[_EXITS, other] <= 1:
             ok &= _force(ws, st, i, 1 - v)  # joined, both would be walled in
-        elif way < 0:
-            way, way_v = i, v
         else:
-            return ok  # two ways out
-    if way < 0:
+            ways += 1
+            way, way_v = i, v
+    if ways == 0:
         return False
-    return ok and _force(ws, st, way, way_v)
+    return ok and (ways > 1 or _force(ws, st, way, way_v))
 
 
 @njit(cache=True, nogil=True)

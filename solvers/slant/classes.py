@@ -1,0 +1,349 @@
+"""Slant engine, part 3: classes of equal cells and v-shapes, the root's harder rules.
+
+Notation and workspace: :mod:`solvers.slant.state`.  These rules are Simon Tatham's "hard"
+deductions (the ones his Hard puzzles need; :mod:`solvers.slant.levels` states them and
+grades by them), written here again on the search's own state so that the root can apply
+them before it probes: a puzzle they settle needs no trial at all, and probing, which finds
+the same facts one trial at a time, was 80% of a 50 x 50 Hard puzzle's time.  They run at
+the root only, where nothing is ever undone, so their classes and shapes need no trail;
+the cells they decide go through :func:`~solvers.slant.state.propagate` like any other.
+
+- *Classes*: cells known to hold the same slash, kept as a label per cell (a member), a
+  circular member list and a size per label (a merge relabels the smaller class), and the
+  class's slash once a member has one; every member then takes it.
+- *Counting with a class* (at a clued point): two undecided cells side by side around the
+  point in one class touch it exactly once between them, so they count as one line and two
+  fewer undecided cells; rule 2 of :mod:`~solvers.slant.state` then applies to the rest.  A
+  point whose remaining undecided cells are two side by side needing one line between them
+  puts those two in one class (side by side around a point, one touches it with each slash).
+- *Shapes*: two side-by-side cells can form ``\\/`` (V) or ``/\\`` (CARET), two stacked ones
+  ``\\`` over ``/`` (GT) or ``/`` over ``\\`` (LT); a pair with neither shape of its kind left
+  holds one slash twice (a class).  A decided cell rules out the shapes it contradicts.  An
+  inner 1 rules out the four shapes pointing at it (both cells touching it), an inner 3 the
+  four pointing away; across an inner 2 a shape ruled out on one side is ruled out on the
+  other (both its cells touching the 2 leaves nothing for the opposite pair, and neither
+  leaves both).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .state import (
+    _AROUND,
+    _CELL,
+    _CLS,
+    _CLUE,
+    _CNEXT,
+    _COMP,
+    _CQ,
+    _CSIZE,
+    _CVAL,
+    _EXON,
+    _FREE,
+    _INCQ,
+    _INSQ,
+    _NCQ,
+    _NP,
+    _NSQ,
+    _NTR,
+    _SHAPES,
+    _SQ,
+    _TL,
+    _TOUCH,
+    _TR_CELL,
+    _fail,
+    _force,
+    _walled,
+    count_exits,
+    propagate,
+)
+
+__all__ = ["settle"]
+
+# shape bits of a cell's pair with its right neighbour (V, CARET) and the one below (GT, LT)
+_V = 1  # left '\', right '/'
+_CARET = 2  # left '/', right '\'
+_GT = 4  # top '\', bottom '/'
+_LT = 8  # top '/', bottom '\'
+_ACROSS = _V | _CARET
+_DOWN = _GT | _LT
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _push_count(ws, st, p):
+    """Queue clued point ``p`` for counting with classes while it has two undecided cells."""
+    if ws[_CLUE, p] >= 0 and ws[_FREE, p] >= 2 and ws[_INCQ, p] == 0:
+        ws[_INCQ, p] = 1
+        ws[_CQ, st[_NCQ]] = p
+        st[_NCQ] += 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rule_out(ws, st, i, bits):
+    """Rule out the shapes ``bits`` of cell ``i``'s pairs; queue ``i`` if any were possible."""
+    b = ws[_SHAPES, i]
+    if b & bits:
+        ws[_SHAPES, i] = b & ~bits
+        if ws[_INSQ, i] == 0:
+            ws[_INSQ, i] = 1
+            ws[_SQ, st[_NSQ]] = i
+            st[_NSQ] += 1
+
+
+@njit(cache=True, nogil=True)
+def _force_class(ws, st, label, v):
+    """Every member of class ``label`` takes slash ``v``; False if one has the other."""
+    i = label
+    while True:
+        if not _force(ws, st, i, v):
+            return False
+        i = ws[_CNEXT, i]
+        if i == label:
+            return True
+
+
+@njit(cache=True, nogil=True)
+def _merge(ws, st, C, i, j):
+    """Put cells ``i`` and ``j`` in one class; False if their classes hold different slashes.
+
+    The smaller class is relabelled, and the clued points around its members are queued:
+    each may now have a pair in one class."""
+    a, b = ws[_CLS, i], ws[_CLS, j]
+    if a == b:
+        return True
+    if ws[_CSIZE, a] > ws[_CSIZE, b]:
+        a, b = b, a
+    va, vb = ws[_CVAL, a], ws[_CVAL, b]
+    if va >= 0 and vb >= 0:
+        if va != vb:
+            return False
+    elif va >= 0:
+        if not _force_class(ws, st, b, va):
+            return False
+    elif vb >= 0:
+        if not _force_class(ws, st, a, vb):
+            return False
+    W = C + 1
+    q = a
+    while True:
+        ws[_CLS, q] = b
+        tl = ws[_TL, q]
+        _push_count(ws, st, tl)
+        _push_count(ws, st, tl + 1)
+        _push_count(ws, st, tl + W)
+        _push_count(ws, st, tl + W + 1)
+        q = ws[_CNEXT, q]
+        if q == a:
+            break
+    ws[_CNEXT, a], ws[_CNEXT, b] = ws[_CNEXT, b], ws[_CNEXT, a]
+    ws[_CSIZE, b] += ws[_CSIZE, a]
+    ws[_CVAL, b] = max(va, vb)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _decided(ws, st, R, C, i):
+    """Cell ``i`` has its slash: its class takes it, its pairs lose the shapes it
+    contradicts, its clued corners are counted again; False if its class has the other."""
+    v = ws[_CELL, i]
+    label = ws[_CLS, i]
+    cv = ws[_CVAL, label]
+    if cv < 0:
+        ws[_CVAL, label] = v
+        if ws[_CSIZE, label] > 1 and not _force_class(ws, st, label, v):
+            return False
+    elif cv != v:
+        return False
+    # a pair whose other cell is decided too has nothing left to say
+    r = i // C
+    c = i - r * C
+    if c + 1 < C and ws[_CELL, i + 1] < 0:
+        _rule_out(ws, st, i, _CARET if v == 1 else _V)
+    if c > 0 and ws[_CELL, i - 1] < 0:
+        _rule_out(ws, st, i - 1, _V if v == 1 else _CARET)
+    if r + 1 < R and ws[_CELL, i + C] < 0:
+        _rule_out(ws, st, i, _LT if v == 1 else _GT)
+    if r > 0 and ws[_CELL, i - C] < 0:
+        _rule_out(ws, st, i - C, _GT if v == 1 else _LT)
+    W = C + 1
+    tl = ws[_TL, i]
+    _push_count(ws, st, tl)
+    _push_count(ws, st, tl + 1)
+    _push_count(ws, st, tl + W)
+    _push_count(ws, st, tl + W + 1)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _shapes_changed(ws, st, R, C, i):
+    """Cell ``i``'s pairs lost shapes: a pair with none of its kind left is one class, and
+    an inner 2 at either end of the pair's shared edge passes the loss across.  A pair
+    with both cells decided is skipped: rule 2 at the 2 says all it could."""
+    b = ws[_SHAPES, i]
+    r = i // C
+    c = i - r * C
+    W = C + 1
+    open_i = ws[_CELL, i] < 0
+    if c + 1 < C and (open_i or ws[_CELL, i + 1] < 0):
+        if b & _ACROSS == 0 and not _merge(ws, st, C, i, i + 1):
+            return False
+        gone = ~b & _ACROSS
+        if gone:
+            if r > 0 and ws[_CLUE, r * W + c + 1] == 2:
+                _rule_out(ws, st, i - C, gone)
+            if r + 1 < R and ws[_CLUE, (r + 1) * W + c + 1] == 2:
+                _rule_out(ws, st, i + C, gone)
+    if r + 1 < R and (open_i or ws[_CELL, i + C] < 0):
+        if b & _DOWN == 0 and not _merge(ws, st, C, i, i + C):
+            return False
+        gone = ~b & _DOWN
+        if gone:
+            if c > 0 and ws[_CLUE, (r + 1) * W + c] == 2:
+                _rule_out(ws, st, i - 1, gone)
+            if c + 1 < C and ws[_CLUE, (r + 1) * W + c + 1] == 2:
+                _rule_out(ws, st, i + 1, gone)
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _open(ws, p, d):
+    """Cell ``d`` around point ``p`` if it is undecided, else -1."""
+    x = ws[_AROUND + d, p]
+    return x if x >= 0 and ws[_CELL, x] < 0 else -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _joined(ws, a, b):
+    """Whether cells ``a`` and ``b`` are both undecided (>= 0) and in one class."""
+    return a >= 0 and b >= 0 and ws[_CLS, a] == ws[_CLS, b]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _force_side(ws, st, x, hit, touch):
+    """Cell ``x`` (if any) touches the point (slash ``hit`` does) or, without ``touch``, not."""
+    return x < 0 or _force(ws, st, x, hit if touch else 1 - hit)
+
+
+@njit(cache=True, nogil=True)
+def _count(ws, st, C, p):
+    """Count clued point ``p``'s lines with a pair of its undecided cells in one class (if
+    any): force the other cells when the count allows one way only, put two side-by-side
+    cells in one class when they need one line between them; False on a contradiction."""
+    if ws[_FREE, p] < 2:
+        return True
+    # the undecided cells around p in ring order (-1: none); n0 and n2 touch it with '\'
+    n0, n1, n2, n3 = _open(ws, p, 0), _open(ws, p, 1), _open(ws, p, 3), _open(ws, p, 2)
+    need = ws[_CLUE, p] - ws[_TOUCH, p]
+    free = ws[_FREE, p]
+    pair = True
+    if _joined(ws, n0, n1):
+        n0 = n1 = -1
+    elif _joined(ws, n1, n2):
+        n1 = n2 = -1
+    elif _joined(ws, n2, n3):
+        n2 = n3 = -1
+    elif _joined(ws, n3, n0):
+        n3 = n0 = -1
+    else:
+        pair = False
+    if pair:
+        need -= 1  # the pair touches p once
+        free -= 2
+    if need < 0 or need > free:
+        return False
+    if pair and free > 0 and (need == 0 or need == free):
+        touch = need > 0
+        return (_force_side(ws, st, n0, 1, touch) and _force_side(ws, st, n1, 0, touch)
+                and _force_side(ws, st, n2, 1, touch) and _force_side(ws, st, n3, 0, touch))
+    if free == 2 and need == 1:
+        if n0 >= 0 and n1 >= 0:
+            return _merge(ws, st, C, n0, n1)
+        if n1 >= 0 and n2 >= 0:
+            return _merge(ws, st, C, n1, n2)
+        if n2 >= 0 and n3 >= 0:
+            return _merge(ws, st, C, n2, n3)
+        if n3 >= 0 and n0 >= 0:
+            return _merge(ws, st, C, n3, n0)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _start(ws, st, R, C):
+    """Every cell a class of its own, every shape possible but those of inner 1s and 3s,
+    every clued point with two undecided cells queued."""
+    for i in range(R * C):
+        ws[_CLS, i] = i
+        ws[_CNEXT, i] = i
+        ws[_CSIZE, i] = 1
+        ws[_CVAL, i] = -1
+        ws[_INSQ, i] = 0
+        r = i // C
+        b = _ACROSS | _DOWN
+        if i - r * C == C - 1:
+            b &= ~_ACROSS
+        if r == R - 1:
+            b &= ~_DOWN
+        ws[_SHAPES, i] = b
+    st[_NSQ] = 0
+    st[_NCQ] = 0
+    W = C + 1
+    for p in range((R + 1) * W):
+        ws[_INCQ, p] = 0
+    for p in range((R + 1) * W):
+        _push_count(ws, st, p)
+        y = p // W
+        x = p - y * W
+        if 0 < y < R and 0 < x < C:
+            k = ws[_CLUE, p]
+            nw = p - W - y  # the cell NW of p: (y - 1) * C + x - 1
+            if k == 1:  # nothing may touch it twice from one pair
+                _rule_out(ws, st, nw, _V | _GT)
+                _rule_out(ws, st, nw + C, _CARET)
+                _rule_out(ws, st, nw + 1, _LT)
+            elif k == 3:  # nor miss it twice
+                _rule_out(ws, st, nw, _CARET | _LT)
+                _rule_out(ws, st, nw + C, _V)
+                _rule_out(ws, st, nw + 1, _GT)
+
+
+@njit(cache=True, nogil=True)
+def settle(ws, st, R, C):
+    """Apply the class and shape rules with rules 1-4 until nothing changes (at the root:
+    nothing here is undone); False (queues emptied) on a contradiction.
+
+    Rule 4's counts start here if they have not (:func:`~solvers.slant.state.count_exits`),
+    and every dead end already there takes its way out: Tatham's Hard puzzles need it."""
+    if st[_EXON] == 0:
+        if not count_exits(ws, st, R, C):
+            return False
+        ok = True
+        for p in range((R + 1) * (C + 1)):
+            if ws[_COMP, p] == p:
+                ok &= _walled(ws, st, C, p)
+        if not ok:
+            return _fail(ws, st)
+    _start(ws, st, R, C)
+    seen = 0  # trail entries whose cells _decided has seen
+    while True:
+        if seen < st[_NTR]:
+            ok = _decided(ws, st, R, C, ws[_TR_CELL, seen])
+            seen += 1
+        elif st[_NP] > 0:
+            ok = propagate(ws, st, R, C)
+        elif st[_NSQ] > 0:
+            st[_NSQ] -= 1
+            i = ws[_SQ, st[_NSQ]]
+            ws[_INSQ, i] = 0
+            ok = _shapes_changed(ws, st, R, C, i)
+        elif st[_NCQ] > 0:
+            st[_NCQ] -= 1
+            p = ws[_CQ, st[_NCQ]]
+            ws[_INCQ, p] = 0
+            ok = _count(ws, st, C, p)
+        else:
+            return True
+        if not ok:
+            st[_NSQ] = 0
+            st[_NCQ] = 0
+            return _fail(ws, st)
