@@ -156,7 +156,8 @@ def _decided(ws, st, R, C, i):
     elif cv != v:
         return False
     # a pair whose other cell is decided too has nothing left to say
-    r = i // C
+    tl = ws[_TL, i]
+    r = tl - i  # tl = i + r
     c = i - r * C
     if c + 1 < C and ws[_CELL, i + 1] < 0:
         _rule_out(ws, st, i, _CARET if v == 1 else _V)
@@ -167,7 +168,6 @@ def _decided(ws, st, R, C, i):
     if r > 0 and ws[_CELL, i - C] < 0:
         _rule_out(ws, st, i - C, _GT if v == 1 else _LT)
     W = C + 1
-    tl = ws[_TL, i]
     _push_count(ws, st, tl)
     _push_count(ws, st, tl + 1)
     _push_count(ws, st, tl + W)
@@ -181,7 +181,7 @@ def _shapes_changed(ws, st, R, C, i):
     an inner 2 at either end of the pair's shared edge passes the loss across.  A pair
     with both cells decided is skipped: rule 2 at the 2 says all it could."""
     b = ws[_SHAPES, i]
-    r = i // C
+    r = ws[_TL, i] - i
     c = i - r * C
     W = C + 1
     open_i = ws[_CELL, i] < 0
@@ -272,19 +272,16 @@ def _count(ws, st, C, p):
 def _start(ws, st, R, C):
     """Every cell a class of its own, every shape possible but those of inner 1s and 3s,
     every clued point with two undecided cells queued."""
-    for i in range(R * C):
-        ws[_CLS, i] = i
-        ws[_CNEXT, i] = i
-        ws[_CSIZE, i] = 1
-        ws[_CVAL, i] = -1
-        ws[_INSQ, i] = 0
-        r = i // C
-        b = _ACROSS | _DOWN
-        if i - r * C == C - 1:
-            b &= ~_ACROSS
-        if r == R - 1:
-            b &= ~_DOWN
-        ws[_SHAPES, i] = b
+    i = 0
+    for r in range(R):
+        for c in range(C):
+            ws[_CLS, i] = i
+            ws[_CNEXT, i] = i
+            ws[_CSIZE, i] = 1
+            ws[_CVAL, i] = -1
+            ws[_INSQ, i] = 0
+            ws[_SHAPES, i] = (_ACROSS if c < C - 1 else 0) | (_DOWN if r < R - 1 else 0)
+            i += 1
     st[_NSQ] = 0
     st[_NCQ] = 0
     W = C + 1
@@ -292,11 +289,10 @@ def _start(ws, st, R, C):
         ws[_INCQ, p] = 0
     for p in range((R + 1) * W):
         _push_count(ws, st, p)
-        y = p // W
-        x = p - y * W
-        if 0 < y < R and 0 < x < C:
-            k = ws[_CLUE, p]
-            nw = p - W - y  # the cell NW of p: (y - 1) * C + x - 1
+    for y in range(1, R):
+        for x in range(1, C):
+            k = ws[_CLUE, y * W + x]
+            nw = (y - 1) * C + x - 1  # the cell NW of the point
             if k == 1:  # nothing may touch it twice from one pair
                 _rule_out(ws, st, nw, _V | _GT)
                 _rule_out(ws, st, nw + C, _CARET)

@@ -319,12 +319,13 @@ def count_exits(ws, st, R, C):
     for p in range((R + 1) * W):
         exits[p] = 0
         bcnt[p] = 0
-    for p in range((R + 1) * W):
-        y = p // W
-        x = p - y * W
-        label = comp[p]
-        exits[label] += _capacity(ws, p)
-        bcnt[label] += 0 if 0 < y < R and 0 < x < C else 1
+    p = 0
+    for y in range(R + 1):
+        for x in range(W):
+            label = comp[p]
+            exits[label] += _capacity(ws, p)
+            bcnt[label] += 0 if 0 < y < R and 0 < x < C else 1
+            p += 1
     st[_EXON] = 1
     for p in range((R + 1) * W):
         if comp[p] == p and not _reaches(ws, p):
