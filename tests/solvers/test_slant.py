@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -235,6 +236,38 @@ def test_one_workspace_for_a_batch_leaks_nothing_between_puzzles():
         assert (int(together["status"][j]), int(together["nodes"][j])) == (status, nodes), j
         assert together["solution"][lo:hi].tolist() == solution.tolist(), j
     assert set(together["status"].tolist()) == {slant.NONE, slant.UNIQUE, slant.MULTIPLE}
+
+
+def _in_a_new_thread(batch):
+    """solve_batch in a thread of its own, which starts with no workspace."""
+    out = []
+    worker = threading.Thread(target=lambda: out.append(slant.solve_batch(batch)))
+    worker.start()
+    worker.join()
+    return out[0]
+
+
+def test_batches_in_one_thread_share_its_workspace_and_leak_nothing():
+    """A thread keeps its workspace from batch to batch (grown when a batch needs more):
+    every batch's answers equal those of the batch solved in a fresh thread."""
+    rng = np.random.default_rng(7)
+    small = [(r, k, c) for r, k, c in random_cases(rng, 30)]
+    thinned = slant.generate(12, 2, 5)  # clues taken away: many solutions, a real search
+    thinned["clues"] = np.where(rng.random(thinned["clues"].shape[0]) < 0.3, -1,
+                                thinned["clues"]).astype(np.int8)
+    batches = [slant.pack([c.reshape(r + 1, k + 1) for r, k, c in small[:15]]),
+               thinned, slant.generate(4, 3, 6), thinned,
+               slant.pack([c.reshape(r + 1, k + 1) for r, k, c in small[15:]]),
+               slant.generate(12, 1, 8)]
+    held = []
+    for batch in batches:
+        got = slant.solve_batch(batch)
+        held.append(slant._HELD.workspace[0])
+        alone = _in_a_new_thread(batch)
+        for key in ("status", "solution_offsets", "solution", "nodes"):
+            assert got[key].tolist() == alone[key].tolist(), key
+    assert held[1] is held[2] is held[3] is held[4] is held[5]  # made for 12 x 12, then kept
+    assert held[0].shape[1] < held[1].shape[1]
 
 
 @settings(max_examples=60, deadline=None)
