@@ -3,18 +3,18 @@
     python benchmarks/slant_ab.py HEAD~1 work --sets 5e 50h 100 --rounds 5
     python benchmarks/slant_ab.py HEAD work --sets 100 --each
 
-Each side is ``solvers/slant/{kernel,state,clock}.py`` as of a revision (``work``: as in
-the working tree), copied into a scratch package and compiled there, so two versions run in
-one process.  Every round times one :func:`solve_range` call over the whole set per side
-(CPU seconds per puzzle), the sides in turn, their order reversed every other round; the
-table gives each side's median, its ratio to the first side's, the median of its per-round
-ratios to the first side (*paired*: both halves of a round saw about the same load) and the
-range over rounds.  On a shared machine use many rounds (the default 20) and read the
-paired ratio: 5 rounds of whole sets once showed a 0.62x gain that 40 pairs refuted.
-``--each`` times each puzzle alone instead and adds the median, 90th and 99th percentile
-(numpy's linear interpolation) and slowest puzzle, each puzzle's time the median over rounds.  The
-sides must agree on every verdict and solution (nodes may differ); the script exits 1 if
-they do not.
+Each side is ``solvers/slant/{kernel,state,clock,classes,fields}.py`` as of a revision
+(``work``: as in the working tree), copied into a scratch package and compiled there, so two
+versions run in one process. Every round times one :func:`solve_range` call over the whole
+set per side (CPU seconds per puzzle), the sides in turn, their order reversed every other
+round; the table gives each side's median, its ratio to the first side's, the median of its
+per-round ratios to the first side (*paired*: both halves of a round saw about the same
+load) and the range over rounds. On a shared machine use many rounds (the default 20) and
+read the paired ratio: 5 rounds of whole sets once showed a 0.62x gain that 40 pairs
+refuted. ``--each`` times each puzzle alone instead and adds the median, 90th and 99th
+percentile (numpy's linear interpolation) and slowest puzzle, each puzzle's time the median
+over rounds. The sides must agree on every verdict and solution (nodes may differ); the
+script exits 1 if they do not.
 
 Sets: ``100`` the stored minimal 100 x 100 puzzles (``benchmarks/data/slant_100.txt``);
 ``<n>e`` / ``<n>h`` Simon Tatham's Easy / Hard puzzles cached by ``slant_tatham.py`` in
@@ -49,7 +49,8 @@ from slant_tatham import to_batch  # noqa: E402
 
 from solvers import slant  # noqa: E402
 
-FILES = ("kernel.py", "state.py", "clock.py", "classes.py")  # classes.py: from its commit on
+FILES = ("kernel.py", "state.py", "clock.py", "classes.py", "fields.py")
+LATER = ("classes.py", "fields.py")  # files a revision before their commits lacks
 
 
 def side(rev: str, scratch: Path, k: int):
@@ -64,8 +65,8 @@ def side(rev: str, scratch: Path, k: int):
         else:
             shown = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT,
                                    capture_output=True, text=True)
-            if shown.returncode != 0 and name == "classes.py":
-                continue  # a revision before the root's class rules
+            if shown.returncode != 0 and name in LATER:
+                continue
             if shown.returncode != 0:
                 sys.exit(f"git show {rev}:{path} failed: {shown.stderr.strip()}")
             (pkg / name).write_text(shown.stdout)

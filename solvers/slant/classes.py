@@ -30,28 +30,11 @@ from __future__ import annotations
 from numba import njit
 
 from .state import (
-    _AROUND,
-    _CELL,
-    _CLS,
-    _CLUE,
-    _CNEXT,
-    _COMP,
-    _CQ,
-    _CSIZE,
-    _CVAL,
     _EXON,
-    _FREE,
-    _INCQ,
-    _INSQ,
     _NCQ,
     _NP,
     _NSQ,
     _NTR,
-    _SHAPES,
-    _SQ,
-    _TL,
-    _TOUCH,
-    _TR_CELL,
     _fail,
     _force,
     _walled,
@@ -73,21 +56,21 @@ _DOWN = _GT | _LT
 @njit(cache=True, nogil=True, inline="always")
 def _push_count(ws, st, p):
     """Queue clued point ``p`` for counting with classes while it has two undecided cells."""
-    if ws[_CLUE, p] >= 0 and ws[_FREE, p] >= 2 and ws[_INCQ, p] == 0:
-        ws[_INCQ, p] = 1
-        ws[_CQ, st[_NCQ]] = p
+    if ws.clue[p] >= 0 and ws.free[p] >= 2 and ws.incq[p] == 0:
+        ws.incq[p] = 1
+        ws.cq[st[_NCQ]] = p
         st[_NCQ] += 1
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _rule_out(ws, st, i, bits):
     """Rule out the shapes ``bits`` of cell ``i``'s pairs; queue ``i`` if any were possible."""
-    b = ws[_SHAPES, i]
+    b = ws.shapes[i]
     if b & bits:
-        ws[_SHAPES, i] = b & ~bits
-        if ws[_INSQ, i] == 0:
-            ws[_INSQ, i] = 1
-            ws[_SQ, st[_NSQ]] = i
+        ws.shapes[i] = b & ~bits
+        if ws.insq[i] == 0:
+            ws.insq[i] = 1
+            ws.sq[st[_NSQ]] = i
             st[_NSQ] += 1
 
 
@@ -98,7 +81,7 @@ def _force_class(ws, st, label, v):
     while True:
         if not _force(ws, st, i, v):
             return False
-        i = ws[_CNEXT, i]
+        i = ws.cnext[i]
         if i == label:
             return True
 
@@ -109,12 +92,12 @@ def _merge(ws, st, C, i, j):
 
     The smaller class is relabelled, and the clued points around its members are queued:
     each may now have a pair in one class."""
-    a, b = ws[_CLS, i], ws[_CLS, j]
+    a, b = ws.cls[i], ws.cls[j]
     if a == b:
         return True
-    if ws[_CSIZE, a] > ws[_CSIZE, b]:
+    if ws.csize[a] > ws.csize[b]:
         a, b = b, a
-    va, vb = ws[_CVAL, a], ws[_CVAL, b]
+    va, vb = ws.cval[a], ws.cval[b]
     if va >= 0 and vb >= 0:
         if va != vb:
             return False
@@ -127,18 +110,18 @@ def _merge(ws, st, C, i, j):
     W = C + 1
     q = a
     while True:
-        ws[_CLS, q] = b
-        tl = ws[_TL, q]
+        ws.cls[q] = b
+        tl = ws.tl[q]
         _push_count(ws, st, tl)
         _push_count(ws, st, tl + 1)
         _push_count(ws, st, tl + W)
         _push_count(ws, st, tl + W + 1)
-        q = ws[_CNEXT, q]
+        q = ws.cnext[q]
         if q == a:
             break
-    ws[_CNEXT, a], ws[_CNEXT, b] = ws[_CNEXT, b], ws[_CNEXT, a]
-    ws[_CSIZE, b] += ws[_CSIZE, a]
-    ws[_CVAL, b] = max(va, vb)
+    ws.cnext[a], ws.cnext[b] = ws.cnext[b], ws.cnext[a]
+    ws.csize[b] += ws.csize[a]
+    ws.cval[b] = max(va, vb)
     return True
 
 
@@ -146,26 +129,26 @@ def _merge(ws, st, C, i, j):
 def _decided(ws, st, R, C, i):
     """Cell ``i`` has its slash: its class takes it, its pairs lose the shapes it
     contradicts, its clued corners are counted again; False if its class has the other."""
-    v = ws[_CELL, i]
-    label = ws[_CLS, i]
-    cv = ws[_CVAL, label]
+    v = ws.cell[i]
+    label = ws.cls[i]
+    cv = ws.cval[label]
     if cv < 0:
-        ws[_CVAL, label] = v
-        if ws[_CSIZE, label] > 1 and not _force_class(ws, st, label, v):
+        ws.cval[label] = v
+        if ws.csize[label] > 1 and not _force_class(ws, st, label, v):
             return False
     elif cv != v:
         return False
     # a pair whose other cell is decided too has nothing left to say
-    tl = ws[_TL, i]
+    tl = ws.tl[i]
     r = tl - i  # tl = i + r
     c = i - r * C
-    if c + 1 < C and ws[_CELL, i + 1] < 0:
+    if c + 1 < C and ws.cell[i + 1] < 0:
         _rule_out(ws, st, i, _CARET if v == 1 else _V)
-    if c > 0 and ws[_CELL, i - 1] < 0:
+    if c > 0 and ws.cell[i - 1] < 0:
         _rule_out(ws, st, i - 1, _V if v == 1 else _CARET)
-    if r + 1 < R and ws[_CELL, i + C] < 0:
+    if r + 1 < R and ws.cell[i + C] < 0:
         _rule_out(ws, st, i, _LT if v == 1 else _GT)
-    if r > 0 and ws[_CELL, i - C] < 0:
+    if r > 0 and ws.cell[i - C] < 0:
         _rule_out(ws, st, i - C, _GT if v == 1 else _LT)
     W = C + 1
     _push_count(ws, st, tl)
@@ -180,28 +163,28 @@ def _shapes_changed(ws, st, R, C, i):
     """Cell ``i``'s pairs lost shapes: a pair with none of its kind left is one class, and
     an inner 2 at either end of the pair's shared edge passes the loss across.  A pair
     with both cells decided is skipped: rule 2 at the 2 says all it could."""
-    b = ws[_SHAPES, i]
-    r = ws[_TL, i] - i
+    b = ws.shapes[i]
+    r = ws.tl[i] - i
     c = i - r * C
     W = C + 1
-    open_i = ws[_CELL, i] < 0
-    if c + 1 < C and (open_i or ws[_CELL, i + 1] < 0):
+    open_i = ws.cell[i] < 0
+    if c + 1 < C and (open_i or ws.cell[i + 1] < 0):
         if b & _ACROSS == 0 and not _merge(ws, st, C, i, i + 1):
             return False
         gone = ~b & _ACROSS
         if gone:
-            if r > 0 and ws[_CLUE, r * W + c + 1] == 2:
+            if r > 0 and ws.clue[r * W + c + 1] == 2:
                 _rule_out(ws, st, i - C, gone)
-            if r + 1 < R and ws[_CLUE, (r + 1) * W + c + 1] == 2:
+            if r + 1 < R and ws.clue[(r + 1) * W + c + 1] == 2:
                 _rule_out(ws, st, i + C, gone)
-    if r + 1 < R and (open_i or ws[_CELL, i + C] < 0):
+    if r + 1 < R and (open_i or ws.cell[i + C] < 0):
         if b & _DOWN == 0 and not _merge(ws, st, C, i, i + C):
             return False
         gone = ~b & _DOWN
         if gone:
-            if c > 0 and ws[_CLUE, (r + 1) * W + c] == 2:
+            if c > 0 and ws.clue[(r + 1) * W + c] == 2:
                 _rule_out(ws, st, i - 1, gone)
-            if c + 1 < C and ws[_CLUE, (r + 1) * W + c + 1] == 2:
+            if c + 1 < C and ws.clue[(r + 1) * W + c + 1] == 2:
                 _rule_out(ws, st, i + 1, gone)
     return True
 
@@ -209,14 +192,14 @@ def _shapes_changed(ws, st, R, C, i):
 @njit(cache=True, nogil=True, inline="always")
 def _open(ws, p, d):
     """Cell ``d`` around point ``p`` if it is undecided, else -1."""
-    x = ws[_AROUND + d, p]
-    return x if x >= 0 and ws[_CELL, x] < 0 else -1
+    x = ws.around[d, p]
+    return x if x >= 0 and ws.cell[x] < 0 else -1
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _joined(ws, a, b):
     """Whether cells ``a`` and ``b`` are both undecided (>= 0) and in one class."""
-    return a >= 0 and b >= 0 and ws[_CLS, a] == ws[_CLS, b]
+    return a >= 0 and b >= 0 and ws.cls[a] == ws.cls[b]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -230,12 +213,12 @@ def _count(ws, st, C, p):
     """Count clued point ``p``'s lines with a pair of its undecided cells in one class (if
     any): force the other cells when the count allows one way only, put two side-by-side
     cells in one class when they need one line between them; False on a contradiction."""
-    if ws[_FREE, p] < 2:
+    if ws.free[p] < 2:
         return True
     # the undecided cells around p in ring order (-1: none); n0 and n2 touch it with '\'
     n0, n1, n2, n3 = _open(ws, p, 0), _open(ws, p, 1), _open(ws, p, 3), _open(ws, p, 2)
-    need = ws[_CLUE, p] - ws[_TOUCH, p]
-    free = ws[_FREE, p]
+    need = ws.clue[p] - ws.touch[p]
+    free = ws.free[p]
     pair = True
     if _joined(ws, n0, n1):
         n0 = n1 = -1
@@ -275,23 +258,23 @@ def _start(ws, st, R, C):
     i = 0
     for r in range(R):
         for c in range(C):
-            ws[_CLS, i] = i
-            ws[_CNEXT, i] = i
-            ws[_CSIZE, i] = 1
-            ws[_CVAL, i] = -1
-            ws[_INSQ, i] = 0
-            ws[_SHAPES, i] = (_ACROSS if c < C - 1 else 0) | (_DOWN if r < R - 1 else 0)
+            ws.cls[i] = i
+            ws.cnext[i] = i
+            ws.csize[i] = 1
+            ws.cval[i] = -1
+            ws.insq[i] = 0
+            ws.shapes[i] = (_ACROSS if c < C - 1 else 0) | (_DOWN if r < R - 1 else 0)
             i += 1
     st[_NSQ] = 0
     st[_NCQ] = 0
     W = C + 1
     for p in range((R + 1) * W):
-        ws[_INCQ, p] = 0
+        ws.incq[p] = 0
     for p in range((R + 1) * W):
         _push_count(ws, st, p)
     for y in range(1, R):
         for x in range(1, C):
-            k = ws[_CLUE, y * W + x]
+            k = ws.clue[y * W + x]
             nw = (y - 1) * C + x - 1  # the cell NW of the point
             if k == 1:  # nothing may touch it twice from one pair
                 _rule_out(ws, st, nw, _V | _GT)
@@ -315,7 +298,7 @@ def settle(ws, st, R, C):
             return False
         ok = True
         for p in range((R + 1) * (C + 1)):
-            if ws[_COMP, p] == p:
+            if ws.comp[p] == p:
                 ok &= _walled(ws, st, C, p)
         if not ok:
             return _fail(ws, st)
@@ -323,19 +306,19 @@ def settle(ws, st, R, C):
     seen = 0  # trail entries whose cells _decided has seen
     while True:
         if seen < st[_NTR]:
-            ok = _decided(ws, st, R, C, ws[_TR_CELL, seen])
+            ok = _decided(ws, st, R, C, ws.tr_cell[seen])
             seen += 1
         elif st[_NP] > 0:
             ok = propagate(ws, st, R, C)
         elif st[_NSQ] > 0:
             st[_NSQ] -= 1
-            i = ws[_SQ, st[_NSQ]]
-            ws[_INSQ, i] = 0
+            i = ws.sq[st[_NSQ]]
+            ws.insq[i] = 0
             ok = _shapes_changed(ws, st, R, C, i)
         elif st[_NCQ] > 0:
             st[_NCQ] -= 1
-            p = ws[_CQ, st[_NCQ]]
-            ws[_INCQ, p] = 0
+            p = ws.cq[st[_NCQ]]
+            ws.incq[p] = 0
             ok = _count(ws, st, C, p)
         else:
             return True

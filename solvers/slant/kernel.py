@@ -42,26 +42,9 @@ from numba import njit
 from .classes import settle
 from .clock import ticks
 from .state import (
-    _CAND,
-    _CELL,
-    _DEC_CELL,
-    _DEC_MARK,
-    _DEC_STATE,
-    _DEC_VAL,
-    _FREE,
-    _GROUP,
-    _IMP,
-    _INPQ,
     _NCAND,
     _NPQ,
     _NTR,
-    _OK,
-    _PHASE,
-    _PQ,
-    _SKIP,
-    _TL,
-    _TR_CELL,
-    _WEIGHT,
     _WIT,
     _fail,
     assign,
@@ -91,16 +74,16 @@ FIND_ROUND = 16  # checks put off before the budget doubles, while no solution i
 
 @njit(cache=True, nogil=True)
 def _push_probe(ws, st, i):
-    if ws[_INPQ, i] == 0 and ws[_CELL, i] < 0:
-        ws[_INPQ, i] = 1
-        ws[_PQ, st[_NPQ]] = i
+    if ws.inpq[i] == 0 and ws.cell[i] < 0:
+        ws.inpq[i] = 1
+        ws.pq[st[_NPQ]] = i
         st[_NPQ] += 1
 
 
 @njit(cache=True, nogil=True)
 def _clear_probes(ws, st):
     for k in range(st[_NPQ]):
-        ws[_INPQ, ws[_PQ, k]] = 0
+        ws.inpq[ws.pq[k]] = 0
     st[_NPQ] = 0
 
 
@@ -108,7 +91,7 @@ def _clear_probes(ws, st):
 def queue_probes_near(ws, st, R, C, mark):
     """Queue for probing the undecided cells next to every cell decided since trail ``mark``."""
     for k in range(mark, st[_NTR]):
-        i = ws[_TR_CELL, k]
+        i = ws.tr_cell[k]
         r = i // C
         c = i - r * C
         for rr in range(max(r - 1, 0), min(r + 2, R)):
@@ -135,7 +118,7 @@ def _forget_near(ws, st, R, C, mark):
     so keeping one can cost a deduction, never make a wrong one.  Moving back up the tree
     needs no forgetting at all: a value clean in a state is clean in every smaller one.
     """
-    ok = ws[_OK]
+    ok = ws.ok
     side = 2 * FORGET_RADIUS + 1
     if mark == 0 and st[_NTR] * side * side >= R * C:
         # the first step (after a reset nothing is known clean yet): clearing all is cheaper
@@ -143,7 +126,7 @@ def _forget_near(ws, st, R, C, mark):
             ok[i] = 0
         return
     for k in range(mark, st[_NTR]):
-        i = ws[_TR_CELL, k]
+        i = ws.tr_cell[k]
         r = i // C
         c = i - r * C
         for rr in range(max(r - FORGET_RADIUS, 0), min(r + FORGET_RADIUS + 1, R)):
@@ -155,8 +138,8 @@ def _forget_near(ws, st, R, C, mark):
 def _note_ok(ws, st, mark):
     """Every value decided since trail ``mark`` in a clean trial propagates cleanly alone."""
     for k in range(mark, st[_NTR]):
-        j = ws[_TR_CELL, k]
-        ws[_OK, j] |= 1 << ws[_CELL, j]
+        j = ws.tr_cell[k]
+        ws.ok[j] |= 1 << ws.cell[j]
 
 
 @njit(cache=True, nogil=True)
@@ -171,15 +154,15 @@ def probe(ws, st, R, C):
     """
     while st[_NPQ] > 0:
         st[_NPQ] -= 1
-        i = ws[_PQ, st[_NPQ]]
-        ws[_INPQ, i] = 0
-        if ws[_CELL, i] >= 0:
+        i = ws.pq[st[_NPQ]]
+        ws.inpq[i] = 0
+        if ws.cell[i] >= 0:
             continue
         clean = 0  # bit v: value v propagates cleanly (known, or tried just now)
         kept = False
         mark = st[_NTR]
         for value in range(2):
-            if ws[_OK, i] & (1 << value):
+            if ws.ok[i] & (1 << value):
                 clean |= 1 << value
                 continue
             mark = st[_NTR]
@@ -187,7 +170,7 @@ def probe(ws, st, R, C):
                 if value == 1 and clean == 0:
                     kept = True  # value 0 failed: the cell keeps this trial's state
                     break
-                ws[_IMP + value, i] = st[_NTR] - mark
+                ws.imp[value, i] = st[_NTR] - mark
                 _note_ok(ws, st, mark)
                 clean |= 1 << value
             undo_to(ws, st, R, C, mark)
@@ -242,7 +225,7 @@ def _step(ws, st, R, C, i, v, sweep):
             c = i - r * C
             for rr in range(max(r - SWEEP_RADIUS, 0), min(r + SWEEP_RADIUS + 1, R)):
                 for cc in range(max(c - SWEEP_RADIUS, 0), min(c + SWEEP_RADIUS + 1, C)):
-                    if ws[_GROUP, rr * C + cc] == sweep:
+                    if ws.group[rr * C + cc] == sweep:
                         _push_probe(ws, st, rr * C + cc)
 
 
@@ -255,7 +238,7 @@ def _label_groups(ws, st, R, C, first):
     Two groups share no clue, so they meet only through loops; the search finishes one group
     before it turns to another, and sweeps a group near each decision in it.
     """
-    group, stack, cell, cand = ws[_GROUP], ws[_PQ], ws[_CELL], ws[_CAND]
+    group, stack, cell, cand = ws.group, ws.pq, ws.cell, ws.cand
     n = 0
     for k in range(R * C if first else st[_NCAND]):
         i = k if first else cand[k]
@@ -297,8 +280,8 @@ def _choose(ws, st, R, C, focus, hot, skip):
     to where the puzzle fails (the dom/wdeg rule).
     """
     W = C + 1
-    cell, free, weight, group = ws[_CELL], ws[_FREE], ws[_WEIGHT], ws[_GROUP]
-    cand, skipped = ws[_CAND], ws[_SKIP]
+    cell, free, weight, group = ws.cell, ws.free, ws.weight, ws.group
+    cand, skipped = ws.cand, ws.skip
     best = -1
     best_score = -1
     near = -1
@@ -309,7 +292,7 @@ def _choose(ws, st, R, C, focus, hot, skip):
         i = cand[k]
         if cell[i] >= 0 or skipped[i] == skip:
             continue
-        tl = ws[_TL, i]
+        tl = ws.tl[i]
         score = (
             (weight[tl] if free[tl] >= 2 else 0)
             + (weight[tl + 1] if free[tl + 1] >= 2 else 0)
@@ -333,15 +316,15 @@ def _retreat(ws, st, R, C, mark, save):
     its phase, the value a later decision on it tries first."""
     if save:
         for k in range(mark, st[_NTR]):
-            j = ws[_TR_CELL, k]
-            ws[_PHASE, j] = ws[_CELL, j]
+            j = ws.tr_cell[k]
+            ws.phase[j] = ws.cell[j]
     undo_to(ws, st, R, C, mark)
 
 
 @njit(cache=True, nogil=True)
 def _dead(ws, st, R, C, x):
     """Whether both values of the undecided cell ``x`` fail to propagate in this state."""
-    if ws[_CELL, x] >= 0:
+    if ws.cell[x] >= 0:
         return False
     mark = st[_NTR]
     for v in range(2):
@@ -391,8 +374,8 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes):
     nodes = 1 + every check or branch tried, or ``(-1, nodes)`` once nodes pass
     ``max_nodes`` (if > 0), leaving the state mid-search.
     """
-    cell, phase, dval = ws[_CELL], ws[_PHASE], ws[_DEC_VAL]
-    dmark, dcell, dstate = ws[_DEC_MARK], ws[_DEC_CELL], ws[_DEC_STATE]
+    cell, phase, dval = ws.cell, ws.phase, ws.dec_val
+    dmark, dcell, dstate = ws.dec_mark, ws.dec_cell, ws.dec_state
     for k in range(R * C):
         phase[k] = first[k]
     nodes = 1
@@ -409,10 +392,10 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes):
     v_check = np.int64(0)  # the value the check at the bottom of the stack tries
     hot = -1  # the group of the last failure in this check
     while True:
-        group = -2 if sweep else (ws[_GROUP, i] if i >= 0 else -1)
+        group = -2 if sweep else (ws.group[i] if i >= 0 else -1)
         ok = _step(ws, st, R, C, i, v, group)
         if not ok and i >= 0:
-            hot = ws[_GROUP, st[_WIT] if st[_WIT] >= 0 else i]
+            hot = ws.group[st[_WIT] if st[_WIT] >= 0 else i]
         sweep = False
         if root:
             root = False
@@ -425,15 +408,15 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes):
             _label_groups(ws, st, R, C, nodes == 1)
             if nodes == 1:
                 for k in range(st[_NCAND]):
-                    j = ws[_CAND, k]
+                    j = ws.cand[k]
                     if phase[j] < 0:
                         # no preference given: guess the value whose trial decided less
-                        phase[j] = 0 if ws[_IMP, j] < ws[_IMP + 1, j] else 1
+                        phase[j] = 0 if ws.imp[0, j] < ws.imp[1, j] else 1
             want_check = True
         # pick the next step: a decision, a second branch, a root fact or a check
         while not want_check:
             if ok:
-                i = _choose(ws, st, R, C, ws[_GROUP, dcell[depth - 1]], hot, -1)
+                i = _choose(ws, st, R, C, ws.group[dcell[depth - 1]], hot, -1)
                 if i >= 0:
                     dmark[depth] = st[_NTR]
                     dcell[depth] = i
@@ -458,7 +441,7 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes):
             if nodes - check_start > budget:
                 _retreat(ws, st, R, C, dmark[0], nsol == 0)  # put the check off
                 depth = 0
-                ws[_SKIP, dcell[0]] = rnd
+                ws.skip[dcell[0]] = rnd
                 put_off += 1
                 want_check = True
                 continue

@@ -12,17 +12,19 @@ Notation (shared with :mod:`solvers.slant`, which documents the puzzle batch):
   the cells NE and SW touch it with ``/`` (value 0).
 - ``clue[p]`` is the number of slashes that must touch ``p`` (0..4), or ``-1`` for no clue.
 
-State (one int64 workspace ``ws`` whose rows are named by the ``_ROW`` constants below, plus an
-int64 vector ``st`` of queue and trail lengths): the cells; for every point the number of
-decided cells touching it (``TOUCH``) and of undecided cells around it (``FREE``); the
-components of points joined by decided slashes, kept as a label per point (``COMP``), a
-circular list of members (``NEXT``) and a size per label (``SIZE``).  A merge relabels the
-smaller component; undoing it swaps the two list links back and relabels again, so the
-structure is exact under backtracking with no path compression to undo.  Tables filled by
-:func:`reset` spare the hot loops every division: the cells around each point
-(``_AROUND``) and each cell's top-left corner (``_TL``).  The rows the search uses
-(:mod:`solvers.slant.kernel`) and those of the root's class and shape rules
-(:mod:`solvers.slant.classes`) live in the same workspace.
+State (a :data:`Workspace`: one int64 block whose rows numba code reads as named fields,
+``ws.touch[p]``, :mod:`solvers.slant.fields`; plus an int64 vector ``st`` of queue and trail
+lengths): the cells; for every point the number of decided cells touching it (``touch``) and
+of undecided cells around it (``free``); the components of points joined by decided slashes,
+kept as a label per point (``comp``), a circular list of members (``next``) and a size per
+label (``size``).  A merge relabels the smaller component; undoing it swaps the two list
+links back and relabels again, so the structure is exact under backtracking with no path
+compression to undo.  Tables filled by :func:`reset` spare the hot loops every division:
+the cells around each point (``around[d, p]``) and each cell's top-left corner (``tl``).
+The fields the search uses (:mod:`solvers.slant.kernel`) and those of the root's class and
+shape rules (:mod:`solvers.slant.classes`) live in the same workspace.  The ``_CELL`` ...
+``_CQ`` constants below give each field's first row (for Python, which indexes a workspace
+like its block: ``ws[_CELL, i]``).
 
 Deduction rules, all run inside one ``while progress`` loop (:func:`propagate`; rule 3 only
 once rules 1 and 2 have nothing left to do):
@@ -60,10 +62,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .fields import define
+
 __all__ = ["make_workspace", "reset", "preconnect", "assign", "undo_to", "propagate",
            "count_exits"]
 
-# workspace rows (int64 each)
+# workspace rows (int64 each), read in numba through the named fields of Workspace below
 _CELL = 0  # cell value: -1 undecided, 0 '/', 1 '\'
 _CLUE = 1  # clue per point, -1 none
 _TOUCH = 2  # decided cells touching the point
@@ -107,7 +111,20 @@ _INSQ = 42  # per cell: 1 while on the shape queue
 _SQ = 43  # shape queue (a stack): cells whose pairs lost a shape
 _INCQ = 44  # per point: 1 while on the class queue
 _CQ = 45  # class queue (a stack): clued points to count with their classes
-_ROWS = 46
+# the workspace: these rows as named fields (``ws.cell[i]``, ``ws.around[d, p]``) in numba
+Workspace = define("SlantWorkspace", {
+    "cell": (_CELL, 1), "clue": (_CLUE, 1), "touch": (_TOUCH, 1), "free": (_FREE, 1),
+    "comp": (_COMP, 1), "next": (_NEXT, 1), "size": (_SIZE, 1), "inq": (_INQ, 1),
+    "queue": (_QUEUE, 1), "forced": (_FORCED, 1), "pend": (_PEND, 1), "tr_cell": (_TR_CELL, 1),
+    "tr_a": (_TR_A, 1), "tr_b": (_TR_B, 1), "dec_mark": (_DEC_MARK, 1),
+    "dec_cell": (_DEC_CELL, 1), "dec_state": (_DEC_STATE, 1), "inpq": (_INPQ, 1),
+    "pq": (_PQ, 1), "weight": (_WEIGHT, 1), "ok": (_OK, 1), "dec_val": (_DEC_VAL, 1),
+    "group": (_GROUP, 1), "skip": (_SKIP, 1), "around": (_AROUND, 4), "tl": (_TL, 1),
+    "phase": (_PHASE, 1), "cand": (_CAND, 1), "imp": (_IMP, 2), "exits": (_EXITS, 1),
+    "bcnt": (_BCNT, 1), "inpair": (_INPAIR, 1), "pairq": (_PAIRQ, 1), "cls": (_CLS, 1),
+    "cnext": (_CNEXT, 1), "csize": (_CSIZE, 1), "cval": (_CVAL, 1), "shapes": (_SHAPES, 1),
+    "insq": (_INSQ, 1), "sq": (_SQ, 1), "incq": (_INCQ, 1), "cq": (_CQ, 1),
+})
 
 # scalar slots of st (int64)
 _NQ = 0  # point queue length
@@ -125,10 +142,9 @@ _NCQ = 11  # class queue length
 _ST = 12
 
 
-def make_workspace(points: int) -> tuple[np.ndarray, np.ndarray]:
+def make_workspace(points: int) -> tuple[Workspace, np.ndarray]:
     """Return a scratch workspace ``(ws, st)`` for any puzzle of at most ``points`` points."""
-    size = points + 1
-    return np.zeros((_ROWS, size), dtype=np.int64), np.zeros(_ST, dtype=np.int64)
+    return Workspace(points + 1), np.zeros(_ST, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -139,10 +155,10 @@ def _geometry(ws, st, R, C):
         return
     W = C + 1
     for i in range(R * C):
-        ws[_TL, i] = i + i // C
+        ws.tl[i] = i + i // C
     for p in range((R + 1) * W):
         for d in range(4):
-            ws[_AROUND + d, p] = _around(p, d, R, C)
+            ws.around[d, p] = _around(p, d, R, C)
     st[_GEOM_R] = R
     st[_GEOM_C] = C
 
@@ -153,19 +169,19 @@ def reset(ws, st, R, C, clues):
     _geometry(ws, st, R, C)
     W = C + 1
     n = R * C
-    cell, inpq, forced = ws[_CELL], ws[_INPQ], ws[_FORCED]
-    ok, skip, imp0, imp1 = ws[_OK], ws[_SKIP], ws[_IMP], ws[_IMP + 1]
+    cell, inpq, forced = ws.cell, ws.inpq, ws.forced
+    ok, skip, imp = ws.ok, ws.skip, ws.imp
     for i in range(n):
         cell[i] = -1
         inpq[i] = 0
         forced[i] = 0
         ok[i] = 0
         skip[i] = 0
-        imp0[i] = 0
-        imp1[i] = 0
-    clue, touch, free = ws[_CLUE], ws[_TOUCH], ws[_FREE]
-    comp, nxt, size, inq = ws[_COMP], ws[_NEXT], ws[_SIZE], ws[_INQ]
-    queue, weight, inpair = ws[_QUEUE], ws[_WEIGHT], ws[_INPAIR]
+        imp[0, i] = 0
+        imp[1, i] = 0
+    clue, touch, free = ws.clue, ws.touch, ws.free
+    comp, nxt, size, inq = ws.comp, ws.next, ws.size, ws.inq
+    queue, weight, inpair = ws.queue, ws.weight, ws.inpair
     nq = 0
     p = 0
     for y in range(R + 1):
@@ -201,7 +217,7 @@ def reset(ws, st, R, C, clues):
 def preconnect(ws, R, C, labels):
     """Join points with equal ``labels[p]`` (a member of p's class) into components, as if by
     slashes beyond the grid; call right after :func:`reset`."""
-    comp, nxt, size = ws[_COMP], ws[_NEXT], ws[_SIZE]
+    comp, nxt, size = ws.comp, ws.next, ws.size
     for p in range((R + 1) * (C + 1)):
         lab = labels[p]
         if lab != p:
@@ -230,14 +246,14 @@ def _around(p, d, R, C):
 @njit(cache=True, nogil=True)
 def _force(ws, st, i, v):
     """Queue cell ``i`` to take value ``v``; False if it is decided or queued otherwise."""
-    cur = ws[_CELL, i]
+    cur = ws.cell[i]
     if cur >= 0:
         return cur == v
-    f = ws[_FORCED, i]
+    f = ws.forced[i]
     if f != 0:
         return f == v + 1
-    ws[_FORCED, i] = v + 1
-    ws[_PEND, st[_NP]] = i
+    ws.forced[i] = v + 1
+    ws.pend[st[_NP]] = i
     st[_NP] += 1
     return True
 
@@ -247,15 +263,15 @@ def _push_point(ws, st, p):
     """Queue clued point ``p`` after a change around it: for rule 2 where it now forces or
     fails (its count reached, or every undecided cell needed, or out of reach), else for
     rule 3 while it has two or more undecided cells."""
-    k = ws[_CLUE, p]
+    k = ws.clue[p]
     if k < 0:
         return
-    t = ws[_TOUCH, p]
-    u = ws[_FREE, p]
+    t = ws.touch[p]
+    u = ws.free[p]
     if t > k or t + u < k or (u > 0 and (t == k or t + u == k)):
-        if ws[_INQ, p] == 0:
-            ws[_INQ, p] = 1
-            ws[_QUEUE, st[_NQ]] = p
+        if ws.inq[p] == 0:
+            ws.inq[p] = 1
+            ws.queue[st[_NQ]] = p
             st[_NQ] += 1
     elif u >= 2:
         _push_pair(ws, st, p)
@@ -264,9 +280,9 @@ def _push_point(ws, st, p):
 @njit(cache=True, nogil=True)
 def _push_pair(ws, st, p):
     """Queue point ``p`` for rule 3 unless it waits there already."""
-    if ws[_INPAIR, p] == 0:
-        ws[_INPAIR, p] = 1
-        ws[_PAIRQ, st[_NPAIR]] = p
+    if ws.inpair[p] == 0:
+        ws.inpair[p] = 1
+        ws.pairq[st[_NPAIR]] = p
         st[_NPAIR] += 1
 
 
@@ -274,11 +290,11 @@ def _push_pair(ws, st, p):
 def _fail(ws, st):
     """Empty the point queue and the pending cells after a contradiction; returns False."""
     for k in range(st[_NQ]):
-        ws[_INQ, ws[_QUEUE, k]] = 0
+        ws.inq[ws.queue[k]] = 0
     for k in range(st[_NP]):
-        ws[_FORCED, ws[_PEND, k]] = 0
+        ws.forced[ws.pend[k]] = 0
     for k in range(st[_NPAIR]):
-        ws[_INPAIR, ws[_PAIRQ, k]] = 0
+        ws.inpair[ws.pairq[k]] = 0
     st[_NQ] = 0
     st[_NP] = 0
     st[_NPAIR] = 0
@@ -291,9 +307,9 @@ def _forbid_into(ws, st, R, C, q, target):
     W = C + 1
     ok = True
     for d in range(4):
-        i = ws[_AROUND + d, q]
-        if i >= 0 and ws[_CELL, i] < 0:
-            if ws[_COMP, _far(q, d, W)] == target:
+        i = ws.around[d, q]
+        if i >= 0 and ws.cell[i] < 0:
+            if ws.comp[_far(q, d, W)] == target:
                 ok &= _force(ws, st, i, 1 - _touching(d))
     return ok
 
@@ -302,7 +318,7 @@ def _forbid_into(ws, st, R, C, q, target):
 def _ends(ws, i, v, C):
     """The points joined by slash ``v`` in cell ``i`` and the two it misses."""
     W = C + 1
-    tl = ws[_TL, i]
+    tl = ws.tl[i]
     if v == 1:
         return tl, tl + W + 1, tl + 1, tl + W
     return tl + 1, tl + W, tl, tl + W + 1
@@ -315,7 +331,7 @@ def count_exits(ws, st, R, C):
     clue) and its points on the border.  Undoing below the trail length of this call is not
     allowed while they are kept (:func:`reset` stops them)."""
     W = C + 1
-    exits, bcnt, comp = ws[_EXITS], ws[_BCNT], ws[_COMP]
+    exits, bcnt, comp = ws.exits, ws.bcnt, ws.comp
     for p in range((R + 1) * W):
         exits[p] = 0
         bcnt[p] = 0
@@ -338,20 +354,20 @@ def _exits_step(ws, la, lb, l1, l2, o1, o2, step):
     """Add ``step`` to the exits a slash changes: it joins components ``la`` and ``lb`` (its
     ends each take one slash more: step -1) and misses points ``o1`` (of ``l1``) and ``o2``
     (of ``l2``), of which an unclued one has one cell fewer; step +1 undoes it."""
-    ws[_EXITS, la] += step
-    ws[_EXITS, lb] += step
-    if ws[_CLUE, o1] < 0:
-        ws[_EXITS, l1] += step
-    if ws[_CLUE, o2] < 0:
-        ws[_EXITS, l2] += step
+    ws.exits[la] += step
+    ws.exits[lb] += step
+    if ws.clue[o1] < 0:
+        ws.exits[l1] += step
+    if ws.clue[o2] < 0:
+        ws.exits[l2] += step
 
 
 @njit(cache=True, nogil=True)
 def _capacity(ws, p):
     """The slashes point ``p`` can still take: its clue less its touching slashes, or
     without a clue its undecided cells."""
-    k = ws[_CLUE, p]
-    return k - ws[_TOUCH, p] if k >= 0 else ws[_FREE, p]
+    k = ws.clue[p]
+    return k - ws.touch[p] if k >= 0 else ws.free[p]
 
 
 @njit(cache=True, nogil=True)
@@ -372,27 +388,27 @@ def _walled(ws, st, C, label):
     """Rule 4 at component ``label``: False if it is off the border with no slash left to
     take; with one left, that slash must come (at the one point that can take it), through
     a cell whose other end is not walled in as well."""
-    if ws[_BCNT, label] > 0 or ws[_EXITS, label] > 1:
+    if ws.bcnt[label] > 0 or ws.exits[label] > 1:
         return True
-    if ws[_EXITS, label] <= 0:
+    if ws.exits[label] <= 0:
         return False
     q = label
     while _capacity(ws, q) <= 0:  # find the point that can take the slash
-        q = ws[_NEXT, q]
+        q = ws.next[q]
         if q == label:
             return False
     W = C + 1
     ok = True
     ways, way, way_v = 0, -1, 0
     for d in range(4):
-        i = ws[_AROUND + d, q]
-        if i < 0 or ws[_CELL, i] >= 0:
+        i = ws.around[d, q]
+        if i < 0 or ws.cell[i] >= 0:
             continue
-        other = ws[_COMP, _far(q, d, W)]
+        other = ws.comp[_far(q, d, W)]
         if other == label:
             continue  # a loop (rule 1 forbids it)
         v = _touching(d)
-        if ws[_BCNT, other] == 0 and ws[_EXITS, other] <= 1:
+        if ws.bcnt[other] == 0 and ws.exits[other] <= 1:
             ok &= _force(ws, st, i, 1 - v)  # joined, both would be walled in
         else:
             ways += 1
@@ -406,22 +422,22 @@ def _walled(ws, st, C, label):
 def _reaches(ws, label):
     """Whether component ``label`` may still reach the border: it holds a border point or
     its points can take another slash."""
-    return ws[_BCNT, label] > 0 or ws[_EXITS, label] > 0
+    return ws.bcnt[label] > 0 or ws.exits[label] > 0
 
 
 @njit(cache=True, nogil=True)
 def assign(ws, st, R, C, i, v):
     """Decide cell ``i`` = ``v`` and merge its ends; False on a contradiction (still undoable)."""
-    cell = ws[_CELL]
+    cell = ws.cell
     if cell[i] >= 0:
         return cell[i] == v
     a, b, o1, o2 = _ends(ws, i, v, C)
-    comp, size, nxt = ws[_COMP], ws[_SIZE], ws[_NEXT]
+    comp, size, nxt = ws.comp, ws.size, ws.next
     ca, cb = comp[a], comp[b]
     if ca == cb:
         return False
     cell[i] = v
-    touch, free = ws[_TOUCH], ws[_FREE]
+    touch, free = ws.touch, ws.free
     touch[a] += 1
     touch[b] += 1
     free[a] -= 1
@@ -438,8 +454,8 @@ def assign(ws, st, R, C, i, v):
     if size[ca] > size[cb]:
         ca, cb = cb, ca
     if kept:
-        ws[_EXITS, cb] += ws[_EXITS, ca]
-        ws[_BCNT, cb] += ws[_BCNT, ca]
+        ws.exits[cb] += ws.exits[ca]
+        ws.bcnt[cb] += ws.bcnt[ca]
     ok = True
     q = ca
     while True:
@@ -451,9 +467,9 @@ def assign(ws, st, R, C, i, v):
     nxt[ca], nxt[cb] = nxt[cb], nxt[ca]
     size[cb] += size[ca]
     n = st[_NTR]
-    ws[_TR_CELL, n] = i
-    ws[_TR_A, n] = ca
-    ws[_TR_B, n] = cb
+    ws.tr_cell[n] = i
+    ws.tr_a[n] = ca
+    ws.tr_b[n] = cb
     st[_NTR] = n + 1
     if kept:
         # rule 4 at the components whose counts changed
@@ -466,15 +482,15 @@ def assign(ws, st, R, C, i, v):
 @njit(cache=True, nogil=True)
 def undo_to(ws, st, R, C, mark):
     """Undo trail entries down to length ``mark``: cells undecided again, merges split."""
-    cell, touch, free = ws[_CELL], ws[_TOUCH], ws[_FREE]
-    comp, size, nxt = ws[_COMP], ws[_SIZE], ws[_NEXT]
+    cell, touch, free = ws.cell, ws.touch, ws.free
+    comp, size, nxt = ws.comp, ws.size, ws.next
     kept = st[_EXON] != 0
     n = st[_NTR]
     while n > mark:
         n -= 1
-        i = ws[_TR_CELL, n]
-        ca = ws[_TR_A, n]
-        cb = ws[_TR_B, n]
+        i = ws.tr_cell[n]
+        ca = ws.tr_a[n]
+        cb = ws.tr_b[n]
         nxt[ca], nxt[cb] = nxt[cb], nxt[ca]
         size[cb] -= size[ca]
         q = ca
@@ -485,8 +501,8 @@ def undo_to(ws, st, R, C, mark):
                 break
         a, b, o1, o2 = _ends(ws, i, cell[i], C)
         if kept:
-            ws[_EXITS, cb] -= ws[_EXITS, ca]
-            ws[_BCNT, cb] -= ws[_BCNT, ca]
+            ws.exits[cb] -= ws.exits[ca]
+            ws.bcnt[cb] -= ws.bcnt[ca]
             _exits_step(ws, comp[a], comp[b], comp[o1], comp[o2], o1, o2, 1)
         touch[a] -= 1
         touch[b] -= 1
@@ -504,8 +520,8 @@ def _force_around(ws, st, R, C, p, hit, skip1, skip2):
     or not (hit = 0)."""
     ok = True
     for d in range(4):
-        i = ws[_AROUND + d, p]
-        if i >= 0 and i != skip1 and i != skip2 and ws[_CELL, i] < 0:
+        i = ws.around[d, p]
+        if i >= 0 and i != skip1 and i != skip2 and ws.cell[i] < 0:
             ok &= _force(ws, st, i, hit if _touching(d) else 1 - hit)
     return ok
 
@@ -513,9 +529,9 @@ def _force_around(ws, st, R, C, p, hit, skip1, skip2):
 @njit(cache=True, nogil=True)
 def _saturate(ws, st, R, C, p):
     """Rule 2 at clued point ``p``."""
-    k = ws[_CLUE, p]
-    t = ws[_TOUCH, p]
-    u = ws[_FREE, p]
+    k = ws.clue[p]
+    t = ws.touch[p]
+    u = ws.free[p]
     if t > k or t + u < k:
         return False
     if u == 0 or (t < k and t + u > k):
@@ -532,10 +548,10 @@ def _pair(ws, st, R, C, p, q, s1, s2):
     touches of ``p`` lies in 0..2 and is bounded by both clues.  What ``p``'s private free
     cells must then give (``need_p - s``) forces them when it is 0 or all of them.
     """
-    need_p = ws[_CLUE, p] - ws[_TOUCH, p]
-    need_q = ws[_CLUE, q] - ws[_TOUCH, q]
-    free_p = ws[_FREE, p] - 2
-    free_q = ws[_FREE, q] - 2
+    need_p = ws.clue[p] - ws.touch[p]
+    need_q = ws.clue[q] - ws.touch[q]
+    free_p = ws.free[p] - 2
+    free_q = ws.free[q] - 2
     lo = max(max(0, need_p - free_p), 2 - need_q)
     hi = min(min(2, need_p), 2 - need_q + free_q)
     if lo > hi:
@@ -563,9 +579,9 @@ def _pairs_at(ws, st, R, C, p):
             q, d1, d2 = p + 1 - 2 * side, 1 - side, 3 - side
         else:
             q, d1, d2 = p + W - 2 * W * side, 2 - 2 * side, 3 - 2 * side
-        s1 = ws[_AROUND + d1, p]
-        s2 = ws[_AROUND + d2, p]
-        if s1 >= 0 and s2 >= 0 and ws[_CLUE, q] >= 0 and ws[_CELL, s1] < 0 and ws[_CELL, s2] < 0:
+        s1 = ws.around[d1, p]
+        s2 = ws.around[d2, p]
+        if s1 >= 0 and s2 >= 0 and ws.clue[q] >= 0 and ws.cell[s1] < 0 and ws.cell[s2] < 0:
             ok &= _pair(ws, st, R, C, p, q, s1, s2)
     return ok
 
@@ -584,29 +600,29 @@ def propagate(ws, st, R, C):
     while True:
         if st[_NP] > 0:
             st[_NP] -= 1
-            i = ws[_PEND, st[_NP]]
-            v = ws[_FORCED, i] - 1
-            ws[_FORCED, i] = 0
+            i = ws.pend[st[_NP]]
+            v = ws.forced[i] - 1
+            ws.forced[i] = 0
             if not assign(ws, st, R, C, i, v):
                 a, b, o1, o2 = _ends(ws, i, v, C)
-                ws[_WEIGHT, a] += 1
-                ws[_WEIGHT, b] += 1
+                ws.weight[a] += 1
+                ws.weight[b] += 1
                 return _fail(ws, st)
         elif st[_NQ] > 0:
             st[_NQ] -= 1
-            p = ws[_QUEUE, st[_NQ]]
-            ws[_INQ, p] = 0
+            p = ws.queue[st[_NQ]]
+            ws.inq[p] = 0
             if not _saturate(ws, st, R, C, p):
-                ws[_WEIGHT, p] += 1
+                ws.weight[p] += 1
                 return _fail(ws, st)
-            if ws[_FREE, p] >= 2:
+            if ws.free[p] >= 2:
                 _push_pair(ws, st, p)
         elif st[_NPAIR] > 0:
             st[_NPAIR] -= 1
-            p = ws[_PAIRQ, st[_NPAIR]]
-            ws[_INPAIR, p] = 0
-            if ws[_FREE, p] >= 2 and not _pairs_at(ws, st, R, C, p):
-                ws[_WEIGHT, p] += 1
+            p = ws.pairq[st[_NPAIR]]
+            ws.inpair[p] = 0
+            if ws.free[p] >= 2 and not _pairs_at(ws, st, R, C, p):
+                ws.weight[p] += 1
                 return _fail(ws, st)
         else:
             return True

@@ -19,7 +19,7 @@ def _points(rows: int, cols: int, clues: dict[tuple[int, int], int]) -> np.ndarr
     return grid.ravel()
 
 
-def _recount(ws: np.ndarray, st: np.ndarray, rows: int, cols: int):
+def _recount(ws, st: np.ndarray, rows: int, cols: int):
     """Rule 4's counts at every label, computed afresh on a copy of the state."""
     fresh, fresh_st = ws.copy(), st.copy()
     state.count_exits(fresh, fresh_st, rows, cols)

@@ -1,0 +1,53 @@
+"""Named fields of a workspace block (solvers.slant.fields), as numba code reads them."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solvers.slant import fields, state
+
+Pair = fields.define("TestPairBlock", {"a": (0, 1), "b": (1, 2), "c": (3, 1)})
+
+
+@njit(cache=False)
+def _write(ws, p, v):
+    ws.a[p] = v  # an index from an argument (numba once dropped such a store when inlined)
+    ws.b[1, p] += v
+    row = ws.c
+    row[p] = ws.a[p] * 10 + ws.b[1, p]
+    ws.b[0, p + 1] = ws.b[1, p] > 2  # a bool stores as 0 / 1
+    return ws.c[p]
+
+
+def test_fields_read_and_write_their_rows_of_the_block():
+    ws = Pair(5)
+    assert ws.shape == (4, 5) and Pair.ROWS == 4
+    ws.block[2] = np.arange(5)
+    assert _write(ws, 3, 4) == 4 * 10 + 3 + 4
+    expected = np.zeros((4, 5), np.int64)
+    expected[0, 3] = 4
+    expected[2] = np.arange(5)
+    expected[2, 3] = 7
+    expected[3, 3] = 47
+    expected[1, 4] = 1
+    assert np.array_equal(ws.block, expected)
+    assert ws[2, 3] == 7  # Python indexes a workspace like its block
+
+
+def test_a_copy_is_a_workspace_of_its_own():
+    ws = Pair(3)
+    twin = ws.copy()
+    _write(twin, 0, 5)
+    assert type(twin) is Pair and twin[0, 0] == 5 and not ws.block.any()
+
+
+def test_the_slant_fields_cover_every_row_once():
+    rows = []
+    for first, count in state.Workspace.FIELDS.values():
+        rows.extend(range(first, first + count))
+    assert sorted(rows) == list(range(state.Workspace.ROWS))
+    assert state.Workspace.FIELDS["cell"] == (state._CELL, 1)
+    assert state.Workspace.FIELDS["around"] == (state._AROUND, 4)
+    ws, st = state.make_workspace(10)
+    assert isinstance(ws, state.Workspace) and ws.shape == (state.Workspace.ROWS, 11)
