@@ -115,6 +115,7 @@ def solve(kernel, batch: dict[str, np.ndarray], lo: int, hi: int):
     clues = np.ascontiguousarray(batch["clues"], np.int8)
     most = int(np.diff(offsets).max())
     ws, st = kernel.make_workspace(most)
+    block = getattr(ws, "block", ws)  # solve_range takes the bare block since 725f88f's child
     sol = np.empty(most, np.int64)
     first = np.full(most, -1, np.int64)
     k = rows.shape[0]
@@ -124,7 +125,7 @@ def solve(kernel, batch: dict[str, np.ndarray], lo: int, hi: int):
     np.cumsum(rows * cols, out=cells[1:])
     solution = np.empty(int(cells[-1]), np.uint8)
     start = time.process_time()
-    kernel.solve_range(rows, cols, offsets, clues, lo, hi, cells[lo], ws, st, sol, first,
+    kernel.solve_range(rows, cols, offsets, clues, lo, hi, cells[lo], block, st, sol, first,
                        np.int64(kernel.CHECK), status, nodes, solution, np.zeros(0, np.int64))
     spent = time.process_time() - start
     return spent, status[lo:hi], solution[cells[lo]:cells[hi]], int(nodes[lo:hi].sum())

@@ -158,7 +158,7 @@ class _Run:
     def solve(self, lo: int, hi: int) -> None:
         """Solve puzzles ``lo..hi-1`` into the output columns (and their ticks, if timed)."""
         solve_range(self.rows, self.cols, self.offsets, self.clues, lo, hi, self.cells[lo],
-                    self.ws, self.st, self.sol, self.first, self.check, self.status,
+                    self.ws.block, self.st, self.sol, self.first, self.check, self.status,
                     self.nodes, self.solution, self.spent)
 
     def result(self) -> dict[str, np.ndarray]:

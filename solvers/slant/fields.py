@@ -194,13 +194,37 @@ def _attribute(numba_type: BlockType, name: str, first: int, many: bool) -> None
         return lambda ws: _field(ws, first)
 
 
+def _wrapper(numba_type: BlockType):
+    @intrinsic
+    def wrap(typingctx, block):
+        """The workspace whose block is ``block`` (a 2-D C-contiguous int64 array)."""
+        if block != _BLOCK:
+            return None
+
+        def codegen(context, builder, sig, args):
+            out = cgutils.create_struct_proxy(numba_type)(context, builder)
+            out.block = args[0]
+            context.nrt.incref(builder, sig.args[0], args[0])  # the workspace holds it too
+            return out._getvalue()
+
+        return numba_type(block), codegen
+
+    return wrap
+
+
 def define(name: str, fields: dict[str, tuple[int, int]]) -> type[Block]:
     """A :class:`Block` subclass ``name`` whose ``fields`` (name: (first row, rows)) numba
     code reads as ``ws.name[i]`` (one row) or ``ws.name[d, i]`` (several); ``Cls(points)``
-    makes a zeroed workspace of ``points`` entries per row."""
+    makes a zeroed workspace of ``points`` entries per row.
+
+    ``Cls.wrap(block)``, bound to a module-level name, makes in numba code the workspace of
+    a bare block: an entry point called often from Python takes ``ws.block``, which numba's
+    dispatcher types at C speed (a workspace object goes through a Python lookup, about 2 us
+    a call)."""
     rows = max(first + count for first, count in fields.values())
-    cls = type(name, (Block,), {"__slots__": (), "FIELDS": dict(fields), "ROWS": rows})
     numba_type = BlockType(name)
+    cls = type(name, (Block,), {"__slots__": (), "FIELDS": dict(fields), "ROWS": rows,
+                                "wrap": staticmethod(_wrapper(numba_type))})
     typeof_impl.register(cls)(lambda val, c: numba_type)
     for field, (first, count) in fields.items():
         _attribute(numba_type, field, first, count > 1)

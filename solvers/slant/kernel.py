@@ -47,6 +47,7 @@ from .state import (
     _NTR,
     _WIT,
     _fail,
+    as_workspace,
     assign,
     make_workspace,
     preconnect,
@@ -498,9 +499,13 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes):
 
 
 @njit(cache=True, nogil=True)
-def solve_range(rows, cols, offsets, clues, lo, hi, at, ws, st, sol, first, check, status,
+def solve_range(rows, cols, offsets, clues, lo, hi, at, block, st, sol, first, check, status,
                 nodes, solution, spent):
     """Solve puzzles ``lo..hi-1`` of a batch in one call, no Python between them.
+
+    ``block`` is the workspace's block (``ws.block``, :func:`make_workspace`): a bare array,
+    which numba's dispatcher types faster than the workspace, on a path called once per
+    puzzle where the clock cannot be trusted.
 
     Puzzle ``j``'s verdict (solutions found, at most 2) goes to ``status[j]``, its nodes to
     ``nodes[j]`` and its first solution, if any, to ``solution`` from the cells of the puzzles
@@ -509,6 +514,7 @@ def solve_range(rows, cols, offsets, clues, lo, hi, at, ws, st, sol, first, chec
     empty, ``spent[j]`` gets the ticks of :func:`solvers.slant.clock.ticks` puzzle ``j`` took,
     reset to solution copied.
     """
+    ws = as_workspace(block)
     timed = spent.shape[0] > 0
     start = np.int64(0)
     for j in range(lo, hi):

@@ -125,6 +125,7 @@ Workspace = define("SlantWorkspace", {
     "cnext": (_CNEXT, 1), "csize": (_CSIZE, 1), "cval": (_CVAL, 1), "shapes": (_SHAPES, 1),
     "insq": (_INSQ, 1), "sq": (_SQ, 1), "incq": (_INCQ, 1), "cq": (_CQ, 1),
 })
+as_workspace = Workspace.wrap  # in numba: the workspace of a bare block (Workspace.block)
 
 # scalar slots of st (int64)
 _NQ = 0  # point queue length

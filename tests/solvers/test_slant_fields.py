@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numba import njit
 
 from solvers.slant import fields, state
 
 Pair = fields.define("TestPairBlock", {"a": (0, 1), "b": (1, 2), "c": (3, 1)})
+pair_of = Pair.wrap  # numba code calls it by a module-level name
 
 
 @njit(cache=False)
@@ -33,6 +36,24 @@ def test_fields_read_and_write_their_rows_of_the_block():
     expected[1, 4] = 1
     assert np.array_equal(ws.block, expected)
     assert ws[2, 3] == 7  # Python indexes a workspace like its block
+
+
+@njit(cache=False)
+def _write_bare(block, p, v):
+    return _write(pair_of(block), p, v)
+
+
+def test_a_bare_block_becomes_its_workspace_inside_numba():
+    ws = Pair(5)
+    ws.block[2] = np.arange(5)
+    block = ws.block
+    _write_bare(block, 3, 0)
+    before = sys.getrefcount(block)
+    for _ in range(1000):  # the workspace made inside holds the block without leaking it
+        _write_bare(block, 3, 0)
+    after = sys.getrefcount(block)
+    assert after == before
+    assert _write_bare(ws.block, 3, 4) == 4 * 10 + 3 + 4 and ws[0, 3] == 4
 
 
 def test_a_copy_is_a_workspace_of_its_own():
