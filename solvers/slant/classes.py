@@ -190,7 +190,7 @@ def _shapes_changed(ws, st, R, C, i):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _open(ws, p, d):
+def _undecided(ws, p, d):
     """Cell ``d`` around point ``p`` if it is undecided, else -1."""
     x = ws.around[d, p]
     return x if x >= 0 and ws.cell[x] < 0 else -1
@@ -216,7 +216,8 @@ def _count(ws, st, C, p):
     if ws.free[p] < 2:
         return True
     # the undecided cells around p in ring order (-1: none); n0 and n2 touch it with '\'
-    n0, n1, n2, n3 = _open(ws, p, 0), _open(ws, p, 1), _open(ws, p, 3), _open(ws, p, 2)
+    n0, n1 = _undecided(ws, p, 0), _undecided(ws, p, 1)
+    n2, n3 = _undecided(ws, p, 3), _undecided(ws, p, 2)
     need = ws.clue[p] - ws.touch[p]
     free = ws.free[p]
     pair = True
