@@ -47,6 +47,7 @@ class Block:
         self.block = np.zeros((self.ROWS, points), dtype=np.int64)
 
     def __getitem__(self, key):
+        """Index the block: ``ws[row, i]``, ``ws[row, lo:hi]`` (Python only)."""
         return self.block[key]
 
     def copy(self) -> Block:
@@ -57,6 +58,7 @@ class Block:
 
     @property
     def shape(self) -> tuple[int, int]:
+        """The block's shape: (rows, entries per row)."""
         return self.block.shape
 
 
