@@ -115,7 +115,7 @@ def solve(kernel, batch: dict[str, np.ndarray], lo: int, hi: int):
     clues = np.ascontiguousarray(batch["clues"], np.int8)
     most = int(np.diff(offsets).max())
     ws, st = kernel.make_workspace(most)
-    block = getattr(ws, "block", ws)  # solve_range takes the bare block since 725f88f's child
+    block = getattr(ws, "block", ws)  # solve_range takes the bare block from d09a767 on
     sol = np.empty(most, np.int64)
     first = np.full(most, -1, np.int64)
     k = rows.shape[0]

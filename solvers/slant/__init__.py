@@ -49,6 +49,7 @@ from .generate import MIN_HARD_SIDE, generate
 from .kernel import CHECK, make_workspace, solve_range
 from .levels import LEVELS
 from .report import report
+from .state import Workspace
 from .tables import (
     CLUE_CHARS,
     PUZZLES,
@@ -121,7 +122,7 @@ def _checked(batch: Mapping[str, np.ndarray]) -> tuple[np.ndarray, ...]:
 _HELD = threading.local()  # this thread's workspace, kept from batch to batch
 
 
-def _workspace(points: int) -> tuple[np.ndarray, np.ndarray]:
+def _workspace(points: int) -> tuple[Workspace, np.ndarray]:
     """This thread's workspace, made anew only when it is missing or too small for
     ``points`` points.
 

@@ -63,6 +63,16 @@ def _push_count(ws, st, p):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _push_corners(ws, st, C, tl):
+    """Queue the clued corners of the cell whose top-left corner is point ``tl``."""
+    W = C + 1
+    _push_count(ws, st, tl)
+    _push_count(ws, st, tl + 1)
+    _push_count(ws, st, tl + W)
+    _push_count(ws, st, tl + W + 1)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _rule_out(ws, st, i, bits):
     """Rule out the shapes ``bits`` of cell ``i``'s pairs; queue ``i`` if any were possible."""
     b = ws.shapes[i]
@@ -107,15 +117,10 @@ def _merge(ws, st, C, i, j):
     elif vb >= 0:
         if not _force_class(ws, st, a, vb):
             return False
-    W = C + 1
     q = a
     while True:
         ws.cls[q] = b
-        tl = ws.tl[q]
-        _push_count(ws, st, tl)
-        _push_count(ws, st, tl + 1)
-        _push_count(ws, st, tl + W)
-        _push_count(ws, st, tl + W + 1)
+        _push_corners(ws, st, C, ws.tl[q])
         q = ws.cnext[q]
         if q == a:
             break
@@ -150,11 +155,7 @@ def _decided(ws, st, R, C, i):
         _rule_out(ws, st, i, _LT if v == 1 else _GT)
     if r > 0 and ws.cell[i - C] < 0:
         _rule_out(ws, st, i - C, _GT if v == 1 else _LT)
-    W = C + 1
-    _push_count(ws, st, tl)
-    _push_count(ws, st, tl + 1)
-    _push_count(ws, st, tl + W)
-    _push_count(ws, st, tl + W + 1)
+    _push_corners(ws, st, C, tl)
     return True
 
 

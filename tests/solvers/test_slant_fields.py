@@ -68,7 +68,9 @@ def test_the_slant_fields_cover_every_row_once():
     for first, count in state.Workspace.FIELDS.values():
         rows.extend(range(first, first + count))
     assert sorted(rows) == list(range(state.Workspace.ROWS))
-    assert state.Workspace.FIELDS["cell"] == (state._CELL, 1)
+    for name, (first, _) in state.Workspace.FIELDS.items():  # each field at its constant's row
+        assert getattr(state, "_" + name.upper()) == first, name
     assert state.Workspace.FIELDS["around"] == (state._AROUND, 4)
+    assert state.Workspace.FIELDS["imp"] == (state._IMP, 2)
     ws, st = state.make_workspace(10)
     assert isinstance(ws, state.Workspace) and ws.shape == (state.Workspace.ROWS, 11)
