@@ -3,7 +3,7 @@
     python benchmarks/slant_ab.py HEAD~1 work --sets 5e 50h 100 --rounds 5
     python benchmarks/slant_ab.py HEAD work --sets 100 --each
 
-Each side is ``solvers/slant/{kernel,state,clock,classes,fields}.py`` as of a revision
+Each side is ``solvers/slant/{kernel,state,clock,classes,fields,learning}.py`` as of a revision
 (``work``: as in the working tree), copied into a scratch package and compiled there, so two
 versions run in one process. Every round times one :func:`solve_range` call over the whole
 set per side (CPU seconds per puzzle), the sides in turn, their order reversed every other
@@ -49,8 +49,8 @@ from slant_tatham import to_batch  # noqa: E402
 
 from solvers import slant  # noqa: E402
 
-FILES = ("kernel.py", "state.py", "clock.py", "classes.py", "fields.py")
-LATER = ("classes.py", "fields.py")  # files a revision before their commits lacks
+FILES = ("kernel.py", "state.py", "clock.py", "classes.py", "fields.py", "learning.py")
+LATER = ("classes.py", "fields.py", "learning.py")  # files a revision before their commits lacks
 
 
 def side(rev: str, scratch: Path, k: int):

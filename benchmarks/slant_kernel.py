@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from solvers import slant
-from solvers.slant.kernel import CHECK, make_workspace, reset, search
+from solvers.slant.kernel import CHECK, LEARN_CELLS, make_workspace, reset, search
 
 DATA = Path(__file__).resolve().parent / "data"
 MANIFEST = DATA / "slant.json"
@@ -227,7 +227,8 @@ def bench_size(
         for _ in range(repeat):
             t = time.process_time()
             reset(ws, st, n, n, clues)
-            found, nn = search(ws, st, n, n, np.int64(2), sol, first, True, CHECK, 0)
+            found, nn = search(ws, st, n, n, np.int64(2), sol, first, True, CHECK, 0,
+                               np.int64(LEARN_CELLS))
             best = min(best, time.process_time() - t)
         ours.append(best)
         nodes.append(nn)

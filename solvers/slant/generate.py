@@ -55,6 +55,8 @@ FAR = 8  # half-size of the relaxed window that may prove there is none
 WINDOW_NODES = 2000  # search nodes a window may take before the next phase takes over
 FULL_NODES = 20000  # search nodes a whole-grid check may take before its clues are kept anyway
 BATCH = 4  # clues the windows left open that wait for whole-grid checks together
+NO_LEARNING = np.int64(-1)  # the generator's searches keep the depth-first search, whose node
+# budgets above were tuned for it (and whose puzzles the benchmark sets hold)
 
 
 @njit(cache=True, nogil=True)
@@ -175,7 +177,9 @@ def _unique(R, C, clues, sol, ws, st, scratch):
     """Whether ``sol`` is the only solution of ``clues`` (False also when the search passes
     FULL_NODES nodes); returns (unique, nodes)."""
     reset(ws, st, R, C, clues)
-    found, nodes = search(ws, st, R, C, np.int64(2), scratch, sol, True, CHECK, FULL_NODES)
+    found, nodes = search(
+        ws, st, R, C, np.int64(2), scratch, sol, True, CHECK, FULL_NODES, NO_LEARNING
+    )
     return found == 1, nodes
 
 
@@ -276,7 +280,8 @@ def minimise_clues(R, C, clues, sol, removal, ws, st):
                     # the window is the whole grid: answer exactly
                     reset(ws, st, R, C, clues)
                     found, more = search(
-                        ws, st, R, C, np.int64(1), scratch, sol, True, CHECK, FULL_NODES
+                        ws, st, R, C, np.int64(1), scratch, sol, True, CHECK, FULL_NODES,
+                        NO_LEARNING,
                     )
                     nodes += more
                     break
@@ -294,7 +299,7 @@ def minimise_clues(R, C, clues, sol, removal, ws, st):
                     preconnect(ws, h, w, labels[phase >> 1])
                 found, more = search(
                     ws, st, h, w, np.int64(1), sub_sol, sub_first, not exact, CHECK,
-                    WINDOW_NODES,
+                    WINDOW_NODES, NO_LEARNING,
                 )
                 nodes += more
                 if found >= 0 and (found > 0) == exact:

@@ -83,7 +83,9 @@ def test_counts_stay_exact_through_a_search(n, seed, count):
         first = np.full(n * n, -1, np.int64)
         for budget in (3, 10, 40, 0):  # stop mid-search, then let it finish
             state.reset(ws, st, n, n, clues)
-            search(ws, st, n, n, np.int64(2), sol, first, True, np.int64(CHECK), budget)
+            # the depth-first search (-1: never clause learning, which leaves the workspace alone)
+            search(ws, st, n, n, np.int64(2), sol, first, True, np.int64(CHECK), budget,
+                   np.int64(-1))
             if st[state._EXON] == 0:
                 continue  # the root settled it: no counts kept
             exits, bcnt, labels = _recount(ws, st, n, n)
