@@ -14,7 +14,7 @@ of it; further changes leave it known (a stale "clean" can only cost a deduction
 make a wrong one, since probing concludes only from trials that failed).
 
 Clause learning: where the root leaves at least ``learn`` open cells (the batch solver's
-LEARN_CELLS), :func:`solvers.slant.learning.solve_open` searches them by conflict-driven
+LEARN_CELLS), :func:`solvers.slant.learning.solve_by_learning` searches them by conflict-driven
 clause learning instead of the depth-first search below, which on a large puzzle re-derives
 the same failures at every node (a 100 x 100 puzzle's slowest 1%: 0.3-0.6 s against 40-50
 ms learning).  The generator keeps the depth-first search, whose node budgets it was tuned
@@ -48,7 +48,7 @@ from numba import njit
 
 from .classes import settle
 from .clock import ticks
-from .learning import solve_open
+from .learning import solve_by_learning
 from .state import (
     _NCAND,
     _NPQ,
@@ -352,7 +352,7 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes, lea
     ``first[i]`` is the value to try first for cell ``i`` (0 or 1, e.g. a known solution),
     or -1 for no preference: the value whose trial at the root decided fewer cells.
     ``learn``: once the root leaves at least this many open cells (and ``learn >= 0``),
-    they are searched by clause learning (:func:`solvers.slant.learning.solve_open`) instead
+    they are searched by clause learning (:func:`solvers.slant.learning.solve_by_learning`) instead
     of steps 2 and 3; its nodes are its decisions and conflicts.
 
     1. *Root*: propagate; then, if cells are left, start rule 4's counts and apply the
@@ -426,7 +426,7 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes, lea
                         # no preference given: guess the value whose trial decided less
                         phase[j] = 0 if ws.imp[0, j] < ws.imp[1, j] else 1
                 if 0 <= learn <= st[_NCAND]:
-                    return solve_open(ws, st, R, C, max_solutions, sol, max_nodes, nodes)
+                    return solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes)
             want_check = True
         # pick the next step: a decision, a second branch, a root fact or a check
         while not want_check:

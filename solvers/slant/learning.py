@@ -34,7 +34,7 @@ from numba import njit
 
 from .state import _NCAND, _ends, _touching
 
-__all__ = ["solve_open"]
+__all__ = ["solve_by_learning"]
 
 RESTART_UNIT = 64  # conflicts per unit of the Luby restart sequence
 DECAY = 0.95  # VSIDS activity decay per conflict
@@ -473,7 +473,7 @@ def _clue_clauses(ws, R, C, varof, cl, cstart, clen, wnext, whead, counts, lits,
 
 
 @njit(cache=True, nogil=True)
-def solve_open(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
+def solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
     """Solve the open cells listed in ``ws.cand`` (``st[_NCAND]`` of them; the rest of the
     grid decided and closed under the rules, as the search's root leaves it) by clause
     learning: up to ``max_solutions`` (1 or 2) solutions, the first written whole to ``sol``.

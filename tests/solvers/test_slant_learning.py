@@ -51,7 +51,7 @@ def learn_from_scratch(rows: int, cols: int, clues):
             ws.block[state._PHASE, i] = i % 2
             opened += 1
     st[state._NCAND] = opened
-    found, _ = learning.solve_open(ws, st, rows, cols, np.int64(2), sol, 0, 1)
+    found, _ = learning.solve_by_learning(ws, st, rows, cols, np.int64(2), sol, 0, 1)
     return int(found), sol, opened
 
 
