@@ -243,7 +243,11 @@ def _costs(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
     return instance_seconds(columns["rows"], columns["cols"])
 
 
-BYTES_PER_POINT = 320  # the workspace's rows of int64 per point, the solution, clues as text
+# per point: the workspace's 46 rows of int64 (368 bytes), the search's buffers, solution and
+# clues (about 40), and clause learning's tables when every cell is open (about 1,010: see
+# solvers.slant.learning.solve_by_learning; the clauses it learns come on top, a few thousand
+# of a few dozen literals on a 100 x 100 puzzle)
+BYTES_PER_POINT = 1420
 
 
 def _memory(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
