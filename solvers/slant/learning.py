@@ -418,6 +418,17 @@ def _grown(a, need):
 
 
 @njit(cache=True, nogil=True)
+def _store(cl, cstart, clen, wnext, whead, counts, lits, m):
+    """:func:`_add_clause`, first growing the clause arrays if they are full; returns the
+    clause's index and the arrays, (clause, cl, cstart, clen, wnext)."""
+    cstart = _grown(cstart, counts[0] + 1)
+    clen = _grown(clen, counts[0] + 1)
+    wnext = _grown(wnext, 2 * counts[0] + 2)
+    cl = _grown(cl, counts[1] + m)
+    return _add_clause(cl, cstart, clen, wnext, whead, counts, lits, m), cl, cstart, clen, wnext
+
+
+@njit(cache=True, nogil=True)
 def _luby(i):
     """The ``i``-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, ..."""
     k = 1
@@ -590,11 +601,8 @@ def solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
             if nl == 1:
                 _assign(V, trail, s, learnt[0], _DECIDED)
             else:
-                cstart = _grown(cstart, counts[0] + 1)
-                clen = _grown(clen, counts[0] + 1)
-                wnext = _grown(wnext, 2 * counts[0] + 2)
-                cl = _grown(cl, counts[1] + nl)
-                c = _add_clause(cl, cstart, clen, wnext, whead, counts, learnt, nl)
+                c, cl, cstart, clen, wnext = _store(cl, cstart, clen, wnext, whead, counts,
+                                                    learnt, nl)
                 _assign(V, trail, s, learnt[0], c)
             bump /= DECAY
             since_restart += 1
@@ -630,11 +638,8 @@ def solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
                 if m == 1:
                     _assign(V, trail, s, learnt[0], _DECIDED)
                 else:
-                    cstart = _grown(cstart, counts[0] + 1)
-                    clen = _grown(clen, counts[0] + 1)
-                    wnext = _grown(wnext, 2 * counts[0] + 2)
-                    cl = _grown(cl, counts[1] + m)
-                    _add_clause(cl, cstart, clen, wnext, whead, counts, learnt, m)
+                    _, cl, cstart, clen, wnext = _store(cl, cstart, clen, wnext, whead,
+                                                        counts, learnt, m)
                 continue
             nodes += 1
             if nodes > max_nodes > 0:

@@ -152,3 +152,31 @@ def test_the_batch_solver_learns_past_its_threshold_only():
     found, _, opened, nodes = solve(n, n, grid.ravel(), np.int64(kernel.LEARN_CELLS))
     assert opened == n * n >= kernel.LEARN_CELLS
     assert found == slant.MULTIPLE and int(out["nodes"][0]) == nodes
+
+
+def test_clause_store_grows_and_keeps_every_clause_and_watch():
+    rng = np.random.default_rng(4)
+    n = 6
+    cl, cstart, clen = np.empty(2, np.int64), np.empty(1, np.int64), np.empty(1, np.int64)
+    wnext, whead = np.empty(2, np.int64), np.full(2 * n, -1, np.int64)
+    counts = np.zeros(2, np.int64)
+    stored = []
+    for k in range(200):
+        m = int(rng.integers(2, 6))
+        lits = 2 * rng.choice(n, m, replace=False) + rng.integers(0, 2, m)
+        c, cl, cstart, clen, wnext = learning._store(cl, cstart, clen, wnext, whead, counts,
+                                                     lits.astype(np.int64), m)
+        assert c == k
+        stored.append(lits.tolist())
+    assert cl.shape[0] >= counts[1] == sum(map(len, stored)) and counts[0] == 200
+    for c, lits in enumerate(stored):
+        assert cl[cstart[c]:cstart[c] + clen[c]].tolist() == lits
+    watched = []
+    for lit in range(2 * n):
+        node = whead[lit]
+        while node >= 0:
+            c, k = divmod(int(node), 2)
+            assert stored[c][k] == lit
+            watched.append(node)
+            node = wnext[node]
+    assert sorted(watched) == list(range(400))
