@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import re
 import shutil
 import subprocess
@@ -116,17 +117,27 @@ def solve(kernel, batch: dict[str, np.ndarray], lo: int, hi: int):
     most = int(np.diff(offsets).max())
     ws, st = kernel.make_workspace(most)
     block = getattr(ws, "block", ws)  # solve_range takes the bare block from d09a767 on
-    sol = np.empty(most, np.int64)
-    first = np.full(most, -1, np.int64)
     k = rows.shape[0]
-    status = np.zeros(k, np.uint8)
-    nodes = np.zeros(k, np.int64)
     cells = np.zeros(k + 1, np.int64)
     np.cumsum(rows * cols, out=cells[1:])
     solution = np.empty(int(cells[-1]), np.uint8)
-    start = time.process_time()
-    kernel.solve_range(rows, cols, offsets, clues, lo, hi, cells[lo], block, st, sol, first,
-                       np.int64(kernel.CHECK), status, nodes, solution, np.zeros(0, np.int64))
+    check = np.int64(kernel.CHECK)
+    if "layout" in inspect.signature(kernel.solve_range.py_func).parameters:
+        # from the commit after 35e810b on: one layout array, the scalar slots in the block
+        layout = np.zeros((4, k + 1), np.int64)
+        layout[0, :k], layout[1, :k], layout[2], layout[3] = rows, cols, offsets, cells
+        out = np.zeros((2, k), np.int64)
+        start = time.process_time()
+        kernel.solve_range(layout, clues, lo, hi, block, check, out, solution)
+        status, nodes = out[0].astype(np.uint8), out[1]
+    else:
+        sol = np.empty(most, np.int64)
+        first = np.full(most, -1, np.int64)
+        status = np.zeros(k, np.uint8)
+        nodes = np.zeros(k, np.int64)
+        start = time.process_time()
+        kernel.solve_range(rows, cols, offsets, clues, lo, hi, cells[lo], block, st, sol,
+                           first, check, status, nodes, solution, np.zeros(0, np.int64))
     spent = time.process_time() - start
     return spent, status[lo:hi], solution[cells[lo]:cells[hi]], int(nodes[lo:hi].sum())
 

@@ -142,34 +142,36 @@ class _Run:
     """A validated batch, its output columns and one workspace, for :func:`solve_range`."""
 
     def __init__(self, batch: Mapping[str, np.ndarray], check: int, timed: bool = False) -> None:
-        self.rows, self.cols, self.offsets, self.clues = _checked(batch)
-        k = self.rows.shape[0]
-        most = int(((self.rows + 1) * (self.cols + 1)).max()) if k else 1
-        self.ws, self.st = _workspace(most)  # one workspace for the whole batch
-        self.sol = np.empty(most, dtype=np.int64)
-        self.first = np.full(most, -1, dtype=np.int64)  # no preferred values: it guesses
+        rows, cols, offsets, self.clues = _checked(batch)
+        self.count = k = rows.shape[0]
+        most = int(((rows + 1) * (cols + 1)).max()) if k else 1
+        self.block = _workspace(most)[0].block  # one workspace for the whole batch
         self.check = np.int64(check)
-        self.status = np.zeros(k, dtype=np.uint8)
-        self.nodes = np.zeros(k, dtype=np.int64)
-        self.cells = np.zeros(k + 1, dtype=np.int64)
-        np.cumsum(self.rows * self.cols, out=self.cells[1:])
+        # rows, columns, first clue and cells before each puzzle (one more entry each)
+        self.layout = np.zeros((4, k + 1), dtype=np.int64)
+        self.layout[0, :k] = rows
+        self.layout[1, :k] = cols
+        self.layout[2] = offsets
+        np.cumsum(self.layout[0, :k] * self.layout[1, :k], out=self.layout[3, 1:])
+        self.cells = self.layout[3]
+        # verdict, nodes and (if timed) ticks per puzzle
+        self.out = np.zeros((3 if timed else 2, k), dtype=np.int64)
         self.solution = np.empty(int(self.cells[-1]), dtype=np.uint8)
-        self.spent = np.zeros(k if timed else 0, dtype=np.int64)  # ticks per puzzle, if timed
 
     def solve(self, lo: int, hi: int) -> None:
         """Solve puzzles ``lo..hi-1`` into the output columns (and their ticks, if timed)."""
-        solve_range(self.rows, self.cols, self.offsets, self.clues, lo, hi, self.cells[lo],
-                    self.ws.block, self.st, self.sol, self.first, self.check, self.status,
-                    self.nodes, self.solution, self.spent)
+        solve_range(self.layout, self.clues, lo, hi, self.block, self.check, self.out,
+                    self.solution)
 
     def result(self) -> dict[str, np.ndarray]:
         """The result columns; a puzzle with no solution keeps none."""
-        found = self.status > 0
+        status = self.out[0].astype(np.uint8)
+        found = status > 0
         sizes = np.zeros_like(self.cells)
         np.cumsum(np.where(found, np.diff(self.cells), 0), out=sizes[1:])
         keep = np.repeat(found, np.diff(self.cells))
-        return {"status": self.status, "solution_offsets": sizes,
-                "solution": self.solution[keep], "nodes": self.nodes}
+        return {"status": status, "solution_offsets": sizes,
+                "solution": self.solution[keep], "nodes": self.out[1].copy()}
 
 
 def _options(check: int, options: Mapping) -> None:
@@ -191,7 +193,7 @@ def solve_batch(
     """
     _options(check, options)
     run = _Run(batch, check)
-    run.solve(0, run.status.shape[0])
+    run.solve(0, run.count)
     return run.result()
 
 
@@ -207,10 +209,10 @@ def solve_each(batch: Mapping[str, np.ndarray], *, check: int = CHECK,
     _warm()
     rate = tick_rate()
     run = _Run(batch, check, timed=rate is not None)
-    k = run.status.shape[0]
+    k = run.count
     if rate is not None:
         run.solve(0, k)
-        return {**run.result(), "seconds": run.spent / rate}
+        return {**run.result(), "seconds": run.out[2] / rate}
     seconds = np.zeros(k, dtype=np.float64)
     clock = time.perf_counter
     for j in range(k):

@@ -72,5 +72,12 @@ def test_the_slant_fields_cover_every_row_once():
         assert getattr(state, "_" + name.upper()) == first, name
     assert state.Workspace.FIELDS["around"] == (state._AROUND, 4)
     assert state.Workspace.FIELDS["imp"] == (state._IMP, 2)
-    ws, st = state.make_workspace(10)
-    assert isinstance(ws, state.Workspace) and ws.shape == (state.Workspace.ROWS, 11)
+    ws, st = state.make_workspace(20)
+    assert isinstance(ws, state.Workspace) and ws.shape == (state.Workspace.ROWS, 21)
+    # the scalar slots are the block's _STATE row, so the block alone carries the state
+    assert np.shares_memory(st, ws.block) and st.tolist() == [0] * 21
+    st[state._NTR] = 7
+    assert ws[state._STATE, state._NTR] == 7
+    assert ws.block[state._FIRST].tolist() == [-1] * 21  # no preferred values
+    small, st = state.make_workspace(4)  # a 1 x 1 puzzle still has room for every slot
+    assert small.shape[1] == state._ST and st.shape == (state._ST,)
