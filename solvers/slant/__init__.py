@@ -245,7 +245,7 @@ def _costs(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
     return instance_seconds(columns["rows"], columns["cols"])
 
 
-# per point: the workspace's 49 rows of int64 (392 bytes), the batch's layout, solution and
+# per point: the workspace's 47 rows of int64 (376 bytes), the batch's layout, solution and
 # clues (about 40), and clause learning's tables when every cell is open (about 1,010: see
 # solvers.slant.learning.solve_by_learning; the clauses it learns come on top, a few thousand
 # of a few dozen literals on a 100 x 100 puzzle)

@@ -50,11 +50,9 @@ from .classes import settle
 from .clock import ticks
 from .learning import solve_by_learning
 from .state import (
-    _FIRST,
     _NCAND,
     _NPQ,
     _NTR,
-    _SOL,
     _ST,
     _STATE,
     _WIT,
@@ -522,12 +520,12 @@ def solve_range(layout, clues, lo, hi, block, check, out, solution):
 
     ``layout`` rows: each puzzle's rows, columns, first clue (offset into ``clues``, one
     entry more) and cells before it (one entry more), int64.  ``block`` is the workspace's
-    block (``ws.block``, :func:`make_workspace`), which also holds the scalar slots, the
-    solution buffer and the no-preference first values: few bare arrays, which numba's
-    dispatcher types fastest (about 60 ns an array), on a path called once per puzzle where
-    the clock cannot be trusted.  The scalar slots are copied out of the block for the call
-    and back at its end: the search working on them as a view into the block ran 4-8%
-    slower (50 x 50 Hard 1.081, 10 x 10 Hard 1.064, 9 paired rounds).
+    block (``ws.block``, :func:`make_workspace`), which also holds the scalar slots: few bare
+    arrays, which numba's dispatcher types fastest (about 60 ns an array), on a path called
+    once per puzzle where the clock cannot be trusted.  The slots are copied out of the
+    block for the call and back at its end, and the solution buffer and first values are
+    the call's own: the search working on views into the block ran 4-8% slower (the slots:
+    50 x 50 Hard 1.081, 10 x 10 Hard 1.064; the buffers: 10 x 10 Easy 1.084; paired rounds).
 
     Puzzle ``j``'s verdict (solutions found, at most 2) goes to ``out[0, j]``, its nodes to
     ``out[1, j]`` and its first solution, if any, to ``solution`` from ``layout[3, j]`` on.
@@ -537,7 +535,8 @@ def solve_range(layout, clues, lo, hi, block, check, out, solution):
     """
     ws = as_workspace(block)
     st = block[_STATE, :_ST].copy()
-    sol, first = block[_SOL], block[_FIRST]
+    sol = np.empty(block.shape[1], dtype=np.int64)
+    first = np.full(block.shape[1], -1, dtype=np.int64)  # no preferred values: it guesses
     timed = out.shape[0] > 2
     start = np.int64(0)
     for j in range(lo, hi):

@@ -112,8 +112,6 @@ _SQ = 43  # shape queue (a stack): cells whose pairs lost a shape
 _INCQ = 44  # per point: 1 while on the class queue
 _CQ = 45  # class queue (a stack): clued points to count with their classes
 _STATE = 46  # the scalar slots ``st`` below, as a row (the batch solver finds them in the block)
-_SOL = 47  # the search's solution buffer
-_FIRST = 48  # values to try first: all -1, no preference (the batch solver's)
 # the workspace: these rows as named fields (``ws.cell[i]``, ``ws.around[d, p]``) in numba
 Workspace = define("SlantWorkspace", {
     "cell": (_CELL, 1), "clue": (_CLUE, 1), "touch": (_TOUCH, 1), "free": (_FREE, 1),
@@ -127,7 +125,7 @@ Workspace = define("SlantWorkspace", {
     "bcnt": (_BCNT, 1), "inpair": (_INPAIR, 1), "pairq": (_PAIRQ, 1), "cls": (_CLS, 1),
     "cnext": (_CNEXT, 1), "csize": (_CSIZE, 1), "cval": (_CVAL, 1), "shapes": (_SHAPES, 1),
     "insq": (_INSQ, 1), "sq": (_SQ, 1), "incq": (_INCQ, 1), "cq": (_CQ, 1),
-    "state": (_STATE, 1), "sol": (_SOL, 1), "first": (_FIRST, 1),
+    "state": (_STATE, 1),
 })
 as_workspace = Workspace.wrap  # in numba: the workspace of a bare block (Workspace.block)
 
@@ -151,7 +149,6 @@ def make_workspace(points: int) -> tuple[Workspace, np.ndarray]:
     """Return a scratch workspace ``(ws, st)`` for any puzzle of at most ``points`` points;
     ``st`` is the block's ``_STATE`` row, so that the block alone carries the whole state."""
     ws = Workspace(max(points + 1, _ST))
-    ws.block[_FIRST] = -1
     return ws, ws.block[_STATE]
 
 
