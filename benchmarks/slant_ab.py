@@ -123,7 +123,7 @@ def solve(kernel, batch: dict[str, np.ndarray], lo: int, hi: int):
     solution = np.empty(int(cells[-1]), np.uint8)
     check = np.int64(kernel.CHECK)
     if "layout" in inspect.signature(kernel.solve_range.py_func).parameters:
-        # from the commit after 35e810b on: one layout array, the scalar slots in the block
+        # from the commit after 35e810b on: one layout array and one out array
         layout = np.zeros((4, k + 1), np.int64)
         layout[0, :k], layout[1, :k], layout[2], layout[3] = rows, cols, offsets, cells
         out = np.zeros((2, k), np.int64)

@@ -54,7 +54,6 @@ from .state import (
     _NPQ,
     _NTR,
     _ST,
-    _STATE,
     _WIT,
     _fail,
     as_workspace,
@@ -520,12 +519,11 @@ def solve_range(layout, clues, lo, hi, block, check, out, solution):
 
     ``layout`` rows: each puzzle's rows, columns, first clue (offset into ``clues``, one
     entry more) and cells before it (one entry more), int64.  ``block`` is the workspace's
-    block (``ws.block``, :func:`make_workspace`), which also holds the scalar slots: few bare
-    arrays, which numba's dispatcher types fastest (about 60 ns an array), on a path called
-    once per puzzle where the clock cannot be trusted.  The slots are copied out of the
-    block for the call and back at its end, and the solution buffer and first values are
-    the call's own: the search working on views into the block ran 4-8% slower (the slots:
-    50 x 50 Hard 1.081, 10 x 10 Hard 1.064; the buffers: 10 x 10 Easy 1.084; paired rounds).
+    block (``ws.block``, :func:`make_workspace`): few bare arrays, which numba's dispatcher
+    types fastest (about 60 ns an array), on a path called once per puzzle where the clock
+    cannot be trusted.  The scalar slots, the solution buffer and the first values are the
+    call's own arrays (the search working on them as views into the block ran 4-8% slower:
+    50 x 50 Hard 1.081, 10 x 10 Hard 1.064, 10 x 10 Easy 1.084, paired rounds).
 
     Puzzle ``j``'s verdict (solutions found, at most 2) goes to ``out[0, j]``, its nodes to
     ``out[1, j]`` and its first solution, if any, to ``solution`` from ``layout[3, j]`` on.
@@ -534,7 +532,7 @@ def solve_range(layout, clues, lo, hi, block, check, out, solution):
     :func:`solvers.slant.clock.ticks` puzzle ``j`` took, reset to solution copied.
     """
     ws = as_workspace(block)
-    st = block[_STATE, :_ST].copy()
+    st = np.zeros(_ST, dtype=np.int64)
     sol = np.empty(block.shape[1], dtype=np.int64)
     first = np.full(block.shape[1], -1, dtype=np.int64)  # no preferred values: it guesses
     timed = out.shape[0] > 2
@@ -554,4 +552,3 @@ def solve_range(layout, clues, lo, hi, block, check, out, solution):
                 solution[at + k] = sol[k]
         if timed:
             out[2, j] = ticks() - start
-    block[_STATE, :_ST] = st

@@ -111,7 +111,8 @@ _INSQ = 42  # per cell: 1 while on the shape queue
 _SQ = 43  # shape queue (a stack): cells whose pairs lost a shape
 _INCQ = 44  # per point: 1 while on the class queue
 _CQ = 45  # class queue (a stack): clued points to count with their classes
-_STATE = 46  # the scalar slots ``st`` below, as a row (the batch solver finds them in the block)
+_GEOM = 46  # entries 0, 1: rows and columns of the size _AROUND and _TL hold (0 before the first
+# reset): kept with the tables they describe, so any scalar slots ``st`` may serve a block
 # the workspace: these rows as named fields (``ws.cell[i]``, ``ws.around[d, p]``) in numba
 Workspace = define("SlantWorkspace", {
     "cell": (_CELL, 1), "clue": (_CLUE, 1), "touch": (_TOUCH, 1), "free": (_FREE, 1),
@@ -125,7 +126,7 @@ Workspace = define("SlantWorkspace", {
     "bcnt": (_BCNT, 1), "inpair": (_INPAIR, 1), "pairq": (_PAIRQ, 1), "cls": (_CLS, 1),
     "cnext": (_CNEXT, 1), "csize": (_CSIZE, 1), "cval": (_CVAL, 1), "shapes": (_SHAPES, 1),
     "insq": (_INSQ, 1), "sq": (_SQ, 1), "incq": (_INCQ, 1), "cq": (_CQ, 1),
-    "state": (_STATE, 1),
+    "geom": (_GEOM, 1),
 })
 as_workspace = Workspace.wrap  # in numba: the workspace of a bare block (Workspace.block)
 
@@ -136,27 +137,26 @@ _NTR = 2  # trail length
 _NPQ = 3  # probe queue length
 _NCAND = 4  # length of _CAND
 _WIT = 5  # a cell both of whose values failed in the last failed step, or -1
-_GEOM_R = 6  # rows and columns of the size _AROUND and _TL hold (0 before the first reset)
-_GEOM_C = 7
-_EXON = 8  # 1 while _EXITS and _BCNT are kept (rule 4, from :func:`count_exits` on)
-_NPAIR = 9  # pair queue length
-_NSQ = 10  # shape queue length
-_NCQ = 11  # class queue length
-_ST = 12
+_EXON = 6  # 1 while _EXITS and _BCNT are kept (rule 4, from :func:`count_exits` on)
+_NPAIR = 7  # pair queue length
+_NSQ = 8  # shape queue length
+_NCQ = 9  # class queue length
+_ST = 10
 
 
 def make_workspace(points: int) -> tuple[Workspace, np.ndarray]:
-    """Return a scratch workspace ``(ws, st)`` for any puzzle of at most ``points`` points;
-    ``st`` is the block's ``_STATE`` row, so that the block alone carries the whole state."""
-    ws = Workspace(max(points + 1, _ST))
-    return ws, ws.block[_STATE]
+    """Return a scratch workspace ``(ws, st)`` for any puzzle of at most ``points`` points.
+
+    ``st`` holds nothing from one puzzle to the next (:func:`reset` sets what a search reads),
+    so a fresh one may serve a kept workspace."""
+    return Workspace(points + 1), np.zeros(_ST, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
-def _geometry(ws, st, R, C):
-    """Fill the tables that depend on the size alone (``_AROUND``, ``_TL``) unless ``st``
-    says they already hold an ``R`` x ``C`` puzzle's."""
-    if st[_GEOM_R] == R and st[_GEOM_C] == C:
+def _geometry(ws, R, C):
+    """Fill the tables that depend on the size alone (``_AROUND``, ``_TL``) unless they
+    already hold an ``R`` x ``C`` puzzle's (``ws.geom``)."""
+    if ws.geom[0] == R and ws.geom[1] == C:
         return
     W = C + 1
     for i in range(R * C):
@@ -164,14 +164,14 @@ def _geometry(ws, st, R, C):
     for p in range((R + 1) * W):
         for d in range(4):
             ws.around[d, p] = _around(p, d, R, C)
-    st[_GEOM_R] = R
-    st[_GEOM_C] = C
+    ws.geom[0] = R
+    ws.geom[1] = C
 
 
 @njit(cache=True, nogil=True)
 def reset(ws, st, R, C, clues):
     """Load ``clues`` (one per point) into the workspace: every cell undecided, no slashes."""
-    _geometry(ws, st, R, C)
+    _geometry(ws, R, C)
     W = C + 1
     n = R * C
     cell, inpq, forced = ws.cell, ws.inpq, ws.forced

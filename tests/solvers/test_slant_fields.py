@@ -72,11 +72,16 @@ def test_the_slant_fields_cover_every_row_once():
         assert getattr(state, "_" + name.upper()) == first, name
     assert state.Workspace.FIELDS["around"] == (state._AROUND, 4)
     assert state.Workspace.FIELDS["imp"] == (state._IMP, 2)
-    ws, st = state.make_workspace(20)
-    assert isinstance(ws, state.Workspace) and ws.shape == (state.Workspace.ROWS, 21)
-    # the scalar slots are the block's _STATE row, so the block alone carries the state
-    assert np.shares_memory(st, ws.block) and st.tolist() == [0] * 21
-    st[state._NTR] = 7
-    assert ws[state._STATE, state._NTR] == 7
-    small, st = state.make_workspace(4)  # a 1 x 1 puzzle still has room for every slot
-    assert small.shape[1] == state._ST and st.shape == (state._ST,)
+    ws, st = state.make_workspace(10)
+    assert isinstance(ws, state.Workspace) and ws.shape == (state.Workspace.ROWS, 11)
+    # the size tables' geometry is kept in the block with them, not in st: a fresh st serves
+    # a kept block
+    ws, st = state.make_workspace(12)
+    state.reset(ws, st, 2, 3, np.full(12, -1, np.int8))
+    assert ws[state._GEOM, 0] == 2 and ws[state._GEOM, 1] == 3
+    assert ws[state._TL, 5] == 6 and ws.block[state._AROUND + 3, 0] == 0
+    ws.block[state._TL, 5] = -9  # a kept table is not refilled for the same size
+    state.reset(ws, np.zeros_like(st), 2, 3, np.full(12, -1, np.int8))
+    assert ws[state._TL, 5] == -9
+    state.reset(ws, np.zeros_like(st), 3, 2, np.full(12, -1, np.int8))
+    assert ws[state._GEOM, 0] == 3 and ws[state._TL, 5] == 7
