@@ -57,6 +57,10 @@ FULL_NODES = 20000  # search nodes a whole-grid check may take before its clues 
 BATCH = 4  # clues the windows left open that wait for whole-grid checks together
 NO_LEARNING = np.int64(-1)  # the generator's searches keep the depth-first search, whose node
 # budgets above were tuned for it (and whose puzzles the benchmark sets hold)
+# search's arguments as numpy scalars, as in kernel.py (a literal budget compiled search and
+# solve_by_learning under it once more each)
+_CHECK, _WINDOW, _FULL = np.int64(CHECK), np.int64(WINDOW_NODES), np.int64(FULL_NODES)
+_SWEEP = np.bool_(True)
 
 
 @njit(cache=True, nogil=True)
@@ -178,7 +182,7 @@ def _unique(R, C, clues, sol, ws, st, scratch):
     FULL_NODES nodes); returns (unique, nodes)."""
     reset(ws, st, R, C, clues)
     found, nodes = search(
-        ws, st, R, C, np.int64(2), scratch, sol, True, CHECK, FULL_NODES, NO_LEARNING
+        ws, st, R, C, np.int64(2), scratch, sol, _SWEEP, _CHECK, _FULL, NO_LEARNING
     )
     return found == 1, nodes
 
@@ -280,7 +284,7 @@ def minimise_clues(R, C, clues, sol, removal, ws, st):
                     # the window is the whole grid: answer exactly
                     reset(ws, st, R, C, clues)
                     found, more = search(
-                        ws, st, R, C, np.int64(1), scratch, sol, True, CHECK, FULL_NODES,
+                        ws, st, R, C, np.int64(1), scratch, sol, _SWEEP, _CHECK, _FULL,
                         NO_LEARNING,
                     )
                     nodes += more
@@ -298,8 +302,8 @@ def minimise_clues(R, C, clues, sol, removal, ws, st):
                         labelled[phase >> 1] = True
                     preconnect(ws, h, w, labels[phase >> 1])
                 found, more = search(
-                    ws, st, h, w, np.int64(1), sub_sol, sub_first, not exact, CHECK,
-                    WINDOW_NODES, NO_LEARNING,
+                    ws, st, h, w, np.int64(1), sub_sol, sub_first, not exact, _CHECK, _WINDOW,
+                    NO_LEARNING,
                 )
                 nodes += more
                 if found >= 0 and (found > 0) == exact:

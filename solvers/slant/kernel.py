@@ -81,6 +81,11 @@ FORGET_RADIUS = 3  # a new decided cell makes the clean values within this many 
 CHECK = 128  # default nodes a check may take before it is put off (doubled each round)
 FIND_ROUND = 16  # checks put off before the budget doubles, while no solution is known
 LEARN_CELLS = 16  # the batch solver learns clauses once the root leaves this many open cells
+# values passed to jitted functions are numpy scalars: numba types a Python constant as a literal
+# and compiles the function it is passed to once more for it (search and everything under it
+# compiled 3 times, solve_by_learning 6: Slant's cold compile 91 s, 50-59 s without)
+_NONE = np.int64(-1)
+_ONE = np.int64(1)
 
 
 @njit(cache=True, nogil=True)
@@ -392,19 +397,19 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes, lea
     dmark, dcell, dstate = ws.dec_mark, ws.dec_cell, ws.dec_state
     for k in range(R * C):
         phase[k] = first[k]
-    nodes = 1
+    nodes = _ONE
     nsol = 0
     depth = 0
-    rnd = 1  # check round
+    rnd = _ONE  # check round
     budget = check
     put_off = 0  # checks put off in this round
     check_start = 0
     root = True  # the coming step changes the root state
     want_check = False
-    i = -1
+    i = _NONE
     v = np.int64(0)
     v_check = np.int64(0)  # the value the check at the bottom of the stack tries
-    hot = -1  # the group of the last failure in this check
+    hot = _NONE  # the group of the last failure in this check
     while True:
         group = -2 if sweep else (ws.group[i] if i >= 0 else -1)
         ok = _step(ws, st, R, C, i, v, group)
@@ -432,7 +437,7 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes, lea
         # pick the next step: a decision, a second branch, a root fact or a check
         while not want_check:
             if ok:
-                i = _choose(ws, st, R, C, ws.group[dcell[depth - 1]], hot, -1)
+                i = _choose(ws, st, R, C, ws.group[dcell[depth - 1]], hot, _NONE)
                 if i >= 0:
                     dmark[depth] = st[_NTR]
                     dcell[depth] = i
@@ -487,12 +492,14 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes, lea
             want_check = False
             # a round ends when every cell had its check, or (no solution known yet) after
             # FIND_ROUND checks put off: then no refutation costs more than a few rounds
-            i = -1 if nsol == 0 and put_off >= FIND_ROUND else _choose(ws, st, R, C, -1, -1, rnd)
+            i = _NONE
+            if nsol != 0 or put_off < FIND_ROUND:
+                i = _choose(ws, st, R, C, _NONE, _NONE, rnd)
             if i < 0:
                 rnd += 1
                 budget *= 2
                 put_off = 0
-                i = _choose(ws, st, R, C, -1, -1, rnd)
+                i = _choose(ws, st, R, C, _NONE, _NONE, rnd)
                 if i < 0:
                     # the root holds every cell: the one solution
                     if nsol == 0:
@@ -506,7 +513,7 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes, lea
             depth = 1
             v = 1 - sol[i] if nsol == 1 else phase[i]
             v_check = v
-            hot = -1
+            hot = _NONE
             check_start = nodes
         nodes += 1
         if nodes > max_nodes > 0:
@@ -543,8 +550,8 @@ def solve_range(layout, clues, lo, hi, block, check, out, solution):
         R = layout[0, j]
         C = layout[1, j]
         reset(ws, st, R, C, clues[layout[2, j]:layout[2, j + 1]])
-        found, out[1, j] = search(ws, st, R, C, np.int64(2), sol, first, True, check, 0,
-                                  np.int64(LEARN_CELLS))
+        found, out[1, j] = search(ws, st, R, C, np.int64(2), sol, first, np.bool_(True), check,
+                                  np.int64(0), np.int64(LEARN_CELLS))
         out[0, j] = found
         if found:
             at = layout[3, j]

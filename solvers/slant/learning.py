@@ -69,8 +69,11 @@ _NHEAP = 4
 _STAMP = 5
 _NS = 6
 
-_DECIDED = -1
-_LOOP = -2
+_DECIDED = np.int64(-1)
+_LOOP = np.int64(-2)
+# constants passed to jitted functions are numpy scalars: numba types a Python constant as a
+# literal and compiles the function it is passed to once more for each (up to 6 times, 1-3 s each)
+_ZERO, _ONE, _NONE = np.int64(0), np.int64(1), np.int64(-1)
 _NO_CONFLICT = -1
 _LOOP_CONFLICT = -2
 
@@ -313,7 +316,7 @@ def _reason(V, U, ends, inc_start, inc, cl, cstart, clen, s, queue, buf, why, li
     returns their count."""
     if why == _LOOP:
         f = lit ^ 1  # the refuted slash: its ends are joined by the forest
-        return _path(V, U, ends, inc_start, inc, s, queue, ends[0, f], ends[1, f], buf, 0)
+        return _path(V, U, ends, inc_start, inc, s, queue, ends[0, f], ends[1, f], buf, _ZERO)
     m = 0
     for j in range(cstart[why], cstart[why] + clen[why]):
         if cl[j] != lit:
@@ -332,9 +335,9 @@ def _analyze(V, U, ends, inc_start, inc, cl, cstart, clen, trail, s, queue, buf,
     if conflict == _LOOP_CONFLICT:
         p = s[_CONFLICT_LIT]
         buf[0] = p ^ 1
-        m = _path(V, U, ends, inc_start, inc, s, queue, ends[0, p], ends[1, p], buf, 1)
+        m = _path(V, U, ends, inc_start, inc, s, queue, ends[0, p], ends[1, p], buf, _ONE)
     else:
-        m = _reason(V, U, ends, inc_start, inc, cl, cstart, clen, s, queue, buf, conflict, -1)
+        m = _reason(V, U, ends, inc_start, inc, cl, cstart, clen, s, queue, buf, conflict, _NONE)
     nl = 1
     pending = 0  # marked literals of the current level not yet resolved away
     k = s[_NTRAIL] - 1
@@ -470,7 +473,7 @@ def _clue_clauses(ws, R, C, varof, cl, cstart, clen, wnext, whead, counts, lits,
             for side in range(2):
                 if bits != (need + 1 if side == 0 else f - need + 1):
                     continue
-                m = 0
+                m = _ZERO
                 for j in range(f):
                     if (mask >> j) & 1:
                         lits[m] = tl[j] ^ 1 if side == 0 else tl[j]
@@ -586,7 +589,7 @@ def solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
             _assign(V, trail, s, units[j], _DECIDED)
     nsol = 0
     bump = 1.0
-    restarts = 1
+    restarts = _ONE
     since_restart = 0
     while True:
         conflict = _propagate(V, U, ends, inc_start, inc, cl, cstart, clen, wnext, whead,
@@ -607,7 +610,7 @@ def solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
             bump /= DECAY
             since_restart += 1
             if since_restart >= RESTART_UNIT * _luby(restarts):
-                _backtrack(V, U, trail, lim, s, heap, act, 0)
+                _backtrack(V, U, trail, lim, s, heap, act, _ZERO)
                 restarts += 1
                 since_restart = 0
         else:
@@ -627,14 +630,14 @@ def solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
                 if nsol == 2 or max_solutions == 1:
                     return nsol, nodes
                 # some cell decided above level 0 must differ in another solution
-                m = 0
+                m = _ZERO
                 for y in range(n):
                     if V[_LEV, y] > 0:
                         learnt[m] = 2 * y + 1 - V[_VAL, y]
                         m += 1
                 if m == 0:
                     return nsol, nodes
-                _backtrack(V, U, trail, lim, s, heap, act, 0)
+                _backtrack(V, U, trail, lim, s, heap, act, _ZERO)
                 if m == 1:
                     _assign(V, trail, s, learnt[0], _DECIDED)
                 else:
