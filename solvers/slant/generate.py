@@ -57,8 +57,7 @@ FULL_NODES = 20000  # search nodes a whole-grid check may take before its clues 
 BATCH = 4  # clues the windows left open that wait for whole-grid checks together
 NO_LEARNING = np.int64(-1)  # the generator's searches keep the depth-first search, whose node
 # budgets above were tuned for it (and whose puzzles the benchmark sets hold)
-# search's arguments as numpy scalars, as in kernel.py (a literal budget compiled search and
-# solve_by_learning under it once more each)
+# search's arguments as numpy scalars (see state._ZERO: a literal would compile search again)
 _CHECK, _WINDOW, _FULL = np.int64(CHECK), np.int64(WINDOW_NODES), np.int64(FULL_NODES)
 _SWEEP = np.bool_(True)
 

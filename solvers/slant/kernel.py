@@ -51,10 +51,13 @@ from .clock import ticks
 from .learning import solve_by_learning
 from .state import (
     _NCAND,
+    _NONE,
     _NPQ,
     _NTR,
+    _ONE,
     _ST,
     _WIT,
+    _ZERO,
     _fail,
     as_workspace,
     assign,
@@ -81,11 +84,6 @@ FORGET_RADIUS = 3  # a new decided cell makes the clean values within this many 
 CHECK = 128  # default nodes a check may take before it is put off (doubled each round)
 FIND_ROUND = 16  # checks put off before the budget doubles, while no solution is known
 LEARN_CELLS = 16  # the batch solver learns clauses once the root leaves this many open cells
-# values passed to jitted functions are numpy scalars: numba types a Python constant as a literal
-# and compiles the function it is passed to once more for it (search and everything under it
-# compiled 3 times, solve_by_learning 6: Slant's cold compile 91 s, 50-59 s without)
-_NONE = np.int64(-1)
-_ONE = np.int64(1)
 
 
 @njit(cache=True, nogil=True)
@@ -551,7 +549,7 @@ def solve_range(layout, clues, lo, hi, block, check, out, solution):
         C = layout[1, j]
         reset(ws, st, R, C, clues[layout[2, j]:layout[2, j + 1]])
         found, out[1, j] = search(ws, st, R, C, np.int64(2), sol, first, np.bool_(True), check,
-                                  np.int64(0), np.int64(LEARN_CELLS))
+                                  _ZERO, np.int64(LEARN_CELLS))
         out[0, j] = found
         if found:
             at = layout[3, j]

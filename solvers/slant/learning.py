@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .state import _NCAND, _ends, _touching
+from .state import _NCAND, _NONE, _ONE, _ZERO, _ends, _touching
 
 __all__ = ["solve_by_learning"]
 
@@ -69,11 +69,8 @@ _NHEAP = 4
 _STAMP = 5
 _NS = 6
 
-_DECIDED = np.int64(-1)
+_DECIDED = np.int64(-1)  # numpy scalars: see state._ZERO
 _LOOP = np.int64(-2)
-# constants passed to jitted functions are numpy scalars: numba types a Python constant as a
-# literal and compiles the function it is passed to once more for each (up to 6 times, 1-3 s each)
-_ZERO, _ONE, _NONE = np.int64(0), np.int64(1), np.int64(-1)
 _NO_CONFLICT = -1
 _LOOP_CONFLICT = -2
 
