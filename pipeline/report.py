@@ -32,6 +32,7 @@ from solvers.schema import ParamError
 
 from .progress import warn
 from .report_page import Section, render, shows_index, table_html
+from .tables import file_digest
 
 __all__ = ["report", "REPORT_FOLDER", "figure_title"]
 
@@ -73,9 +74,51 @@ def _png(job: str, stem: str, figure: Any) -> tuple[str, bytes]:
     return title, buffer.getvalue()
 
 
-def _jobs(results: Path):
+NOT_REPORTED = "its job is not reported"
+TRUNCATED = "is truncated or damaged (its Parquet footer cannot be read)"
+
+
+def _schema(path: Path) -> tuple[pa.Schema | None, str | None]:
+    """A Parquet file's schema, read from its footer, or None and what is wrong (a truncated
+    file has no footer)."""
+    try:
+        with pq.ParquetFile(path) as parquet:
+            return parquet.schema_arrow, None
+    except (OSError, ValueError, pa.ArrowException) as exc:
+        if isinstance(exc, OSError) and exc.errno is not None:
+            return None, f"cannot be read ({os.strerror(exc.errno)})"
+        return None, TRUNCATED
+
+
+def _damage(path: Path, entry: Any) -> str | None:
+    """What is wrong with a published table, as the end of its warning line, or None: the
+    file must be there, readable, and hold the bytes its manifest entry's sha256 names (a
+    manifest entry with no sha256 is checked for a readable footer alone)."""
+    expected = entry.get("sha256") if isinstance(entry, dict) else None
+    if not path.exists():
+        return "is missing (its manifest lists it)"
+    if expected is not None:
+        try:
+            if file_digest(path) == expected:
+                return None
+        except OSError as exc:
+            return f"cannot be read ({exc.strerror or exc})"
+    _, wrong = _schema(path)
+    if wrong is not None:
+        return wrong
+    if expected is not None:
+        return "does not match its manifest (sha256 differs: edited or damaged)"
+    return None
+
+
+def _jobs(results: Path, damaged: list[str] | None = None):
     """``(job name, problem, {table: loader})`` for every published job under ``results``,
-    then for every loose table file a one-shot command wrote (its footer names its problem)."""
+    then for every loose table file a one-shot command wrote (its footer names its problem).
+
+    A published job with a table that is missing, unreadable, truncated or not the file its
+    manifest's sha256 names is left out, and a loose table whose footer cannot be read is
+    skipped, each damaged file with a warning line; their paths are added to ``damaged``."""
+    damaged = [] if damaged is None else damaged
     inside = set()
     for manifest_path in sorted(results.glob("*/_boardsweep/manifest.json")):
         folder = manifest_path.parent.parent
@@ -86,16 +129,31 @@ def _jobs(results: Path):
         except (OSError, ValueError, KeyError, ParamError) as exc:
             warn(f"{manifest_path}: skipped ({exc})")
             continue
+        tables = manifest.get("tables", {})
+        bad = False
+        for name in tables:
+            path = folder / f"{name}.parquet"
+            wrong = _damage(path, tables[name])
+            if wrong is not None:
+                warn(f"{path}: {wrong}; {NOT_REPORTED}")
+                damaged.append(str(path))
+                bad = True
+        if bad:
+            continue
         yield folder.name, problem, {name: _loader(folder / f"{name}.parquet")
-                                     for name in manifest.get("tables", {})}
+                                     for name in tables}
     for path in sorted(results.rglob("*.parquet")):
         if any(parent in inside for parent in path.parents) or REPORT_FOLDER in path.parts:
             continue
+        schema, wrong = _schema(path)
+        if schema is None:
+            warn(f"{path}: {wrong}; skipped")
+            damaged.append(str(path))
+            continue
         try:
-            schema = pq.read_schema(path)
             meta = {k.decode(): v.decode() for k, v in (schema.metadata or {}).items()}
             problem = solvers.get(meta["boardsweep.problem"])
-        except (OSError, KeyError, ValueError, ParamError):
+        except (KeyError, ValueError, ParamError):
             continue
         names = [t.name for t in problem.tables if t.schema().names == schema.names]
         if names:
@@ -144,12 +202,15 @@ def _write(folder: Path, pngs: dict[str, bytes], page: str) -> None:
     os.replace(temporary, folder / "report.html")
 
 
-def report(results: Path, out: TextIO) -> int:
-    """Print and draw every job's report under ``results``; return how many were shown."""
+def report(results: Path, out: TextIO, damaged: list[str] | None = None) -> int:
+    """Print and draw every job's report under ``results``; return how many were shown.
+
+    Jobs with a damaged table are left out with a warning (see :func:`_jobs`); the damaged
+    files' paths are added to ``damaged`` when it is given."""
     sections: list[Section] = []
     pngs: dict[str, bytes] = {}
     printed: list[str] = []  # after the files, so a reader that stops early (| head) loses none
-    for job, problem, built in _built(list(_jobs(results))):
+    for job, problem, built in _built(list(_jobs(results, damaged))):
         section = Section(job, problem.name)
         for title, frame in built.tables:
             printed.append(f"== {job}: {title}\n{frame.to_string(index=shows_index(frame))}\n\n")
