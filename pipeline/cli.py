@@ -9,7 +9,6 @@ Exit status: 0 done, 1 a job failed, 2 bad input, 130 interrupted (Ctrl-C), 143 
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import signal
@@ -27,10 +26,11 @@ from solvers.contract import CountProblem, FormatError, InstanceProblem, Problem
 from solvers.schema import Context, Flag, ParamError
 
 from . import report as reports
+from .claim import claim_output, output_id
 from .errors import BoardsweepError, InputError, Interrupted, JobError
-from .jobs import LOCAL_SECONDS, Runners, open_runner, run_job, run_once, state_lock
+from .jobs import LOCAL_SECONDS, Runners, open_runner, run_job, run_once
 from .plan import plan_job
-from .progress import log, quiet_dask, setup_logging
+from .progress import log, quiet_dask, setup_logging, warn
 from .publish import check_job_folder, prepare_state, table_metadata
 from .sets import decode_text, set_from_table, set_from_text
 from .spec import (
@@ -43,7 +43,7 @@ from .spec import (
     state_folder,
     task_seconds,
 )
-from .store import Store
+from .store import Store, StoreDamaged, read_only
 from .tables import ParquetSink, atomic_file, writable_folder
 
 __all__ = ["cli", "main"]
@@ -178,20 +178,18 @@ def run(config, job_names, output, fresh, task_seconds_, dry_run, **flags) -> No
     target = task_seconds(cfg.cluster, task_seconds_)
     failures: list[JobError] = []
     command = " ".join(["boardsweep", *sys.argv[1:]])
-    made = [f for f in (state.parent, state) if not f.exists()]
-    with state_lock(state):
-        try:
-            for job in jobs:  # a folder in the way stops the run before anything is written
-                check_job_folder(out / job.name, state)
-        except InputError:
-            _unmake(made, state)
-            raise
+    with claim_output(out, state) as ident:
+        for job in jobs:  # a folder in the way stops the run before anything is written
+            check_job_folder(out / job.name, state)
         prepare_state(out, state)
-        store = Store(state / "store.sqlite")
+        store = Store(state / "store.sqlite", owner=ident)
         try:
-            if fresh:
-                for job in jobs:
+            try:
+                store.label(out)
+                for job in jobs if fresh else ():
                     store.forget_job(job.name)
+            except StoreDamaged as exc:  # moved aside: every result is computed again
+                store.set_aside(str(exc))
             problems = sorted({job.problem.name for job in jobs})
             reports: list[Path] = []
 
@@ -220,15 +218,6 @@ def run(config, job_names, output, fresh, task_seconds_, dry_run, **flags) -> No
         raise JobError(f"{len(failures)} of {len(jobs)} jobs failed (see above)")
 
 
-def _unmake(made: list[Path], state: Path) -> None:
-    """Remove the state folder (and its parent) this run made, if it holds only the lock."""
-    if state in made and {p.name for p in state.iterdir()} <= {"lock"}:
-        (state / "lock").unlink(missing_ok=True)
-        for folder in reversed(made):
-            with contextlib.suppress(OSError):
-                folder.rmdir()
-
-
 @contextmanager
 def dask_report(output: Path):
     """Dask's performance report of this run, kept beside the others under
@@ -246,13 +235,21 @@ def _print_plan(config, job_names, output, workers, target_override) -> None:
     cfg, jobs, out, state = _config_jobs(config, job_names, output)
     target = task_seconds(cfg.cluster, target_override)
     threads = workers or cfg.cluster.options.get("workers") or os.cpu_count() or 1
-    store = Store(state / "store.sqlite") if (state / "store.sqlite").exists() else None
+    store, why = read_only(state / "store.sqlite", output_id(out))  # plan changes nothing
+    if store is None and (state / "store.sqlite").exists():
+        warn(f"{state / 'store.sqlite'}: {why}; planned as if nothing were done")
     click.echo(f"plan for {threads} workers, target task length {target:g} s")
     click.echo(f"{'job':<16}{'table':<12}{'points':>8}{'units':>16}{'done':>16}{'tasks':>12}"
                f"{'task s':>10}{'CPU h':>12}{'wall h':>12}")
     for job in jobs:
         started = time.perf_counter()
-        plan = plan_job(job, store)
+        try:
+            plan = plan_job(job, store)
+        except StoreDamaged as exc:  # a run would move it aside and compute everything
+            warn(f"{state / 'store.sqlite'}: the result store cannot be read ({exc}); "
+                 "planned as if nothing were done")
+            store = None
+            plan = plan_job(job, store)
         length = plan.task_seconds(target, threads)
         for table in job.outputs():
             points = [p for p in plan.points if p.table == table]
@@ -264,6 +261,8 @@ def _print_plan(config, job_names, output, workers, target_override) -> None:
                        f"{part.units_done:>16,}{tasks:>12,}{mean:>10.3g}"
                        f"{seconds / 3600:>12.4g}{seconds / 3600 / threads:>12.4g}")
         log(f"{job.name}: planned in {time.perf_counter() - started:.2f} s")
+    if store is not None:
+        store.db.close()
 
 
 @cli.command("plan")
@@ -563,7 +562,11 @@ def judge(problem) -> None:
 @click.argument("results_dir", type=click.Path(exists=True, file_okay=False))
 def report(results_dir) -> None:
     """Summary tables of RESULTS_DIR's jobs on stdout; figures and report.html beside them."""
-    shown = reports.report(Path(results_dir), sys.stdout)
+    damaged: list[str] = []
+    shown = reports.report(Path(results_dir), sys.stdout, damaged)
+    if not shown and damaged:
+        raise InputError(f"no job could be reported: damaged table(s): {', '.join(damaged)} "
+                         "(see the warnings above)", results_dir)
     if not shown:
         raise InputError("no job results found (expected <job>/_boardsweep/manifest.json)",
                          results_dir)

@@ -9,10 +9,7 @@ cluster, or this process for small work and for ``judge``) is chosen by the call
 from __future__ import annotations
 
 import contextlib
-import fcntl
-import os
 import shutil
-import socket
 import tempfile
 import time
 from collections.abc import Iterator
@@ -22,49 +19,21 @@ from pathlib import Path
 import pyarrow as pa
 
 from .cluster import open_client
-from .errors import BoardsweepError, InputError, JobError
+from .errors import JobError
 from .merge import TableMerge
 from .plan import JobPlan, plan_job
-from .progress import log
+from .progress import log, warn
 from .publish import Recompute, RunInfo, check_job_folder, publish
 from .run import Runner, RunStats, dask_runner, execute, local_runner
 from .spec import ClusterSpec, Job
-from .store import Store
+from .store import Store, StoreDamaged
 from .work import warm_up
 
-__all__ = ["run_job", "run_once", "open_runner", "Runners", "state_lock", "LOCAL_SECONDS",
+__all__ = ["run_job", "run_once", "open_runner", "Runners", "LOCAL_SECONDS",
            "MAX_VERIFY_ROUNDS"]
 
 LOCAL_SECONDS = 2.0  # one-shot work estimated below this runs in this process, no cluster
 MAX_VERIFY_ROUNDS = 3  # merges retried after dropping records that failed verification
-
-
-@contextmanager
-def state_lock(state: Path) -> Iterator[None]:
-    """Hold ``<state>/lock`` (flock; never following a symlink), or refuse naming its holder.
-
-    The kernel drops an flock when its holder dies, so a killed run leaves no stale lock.
-    """
-    try:
-        for folder in (state.parent, state):  # private: only this user reads the state
-            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(state / "lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
-                     0o600)
-    except OSError as exc:
-        raise InputError(f"cannot use the state folder: {exc.strerror}", str(state)) from None
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 200, 0).decode(errors="replace").strip() or "another process"
-            raise BoardsweepError(f"{state}: the output folder is in use by {holder}; wait for "
-                                  "it or choose another --output") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"pid {os.getpid()} on {socket.gethostname()} since "
-                      f"{time.strftime('%Y-%m-%d %H:%M:%S')}\n".encode(), 0)
-        yield
-    finally:
-        os.close(fd)
 
 
 @contextmanager
@@ -135,27 +104,30 @@ def run_job(job: Job, output: Path, state: Path, store: Store, runner: Runner | 
     runners = runner if isinstance(runner, Runners) else None
     stats = RunStats()
     for _ in range(MAX_VERIFY_ROUNDS):
-        plan = plan_job(job, store)
-        if runners is not None:
-            if any(p.gaps for p in plan.points):
-                runner, threads = runners.get()
-            else:
-                runner, threads = local_runner, max(runners.threads, 1)
-        length = plan.task_seconds(target, threads)
-        more = execute(plan, runner, store, length, job.name, threads)
-        stats.tasks += more.tasks
-        stats.units += more.units
-        stats.cpu_seconds += more.cpu_seconds
-        stats.failures += more.failures
-        if stats.failures:
-            raise _failed(job, stats, plan)
         try:
+            plan = plan_job(job, store)
+            if runners is not None:
+                if any(p.gaps for p in plan.points):
+                    runner, threads = runners.get()
+                else:
+                    runner, threads = local_runner, max(runners.threads, 1)
+            length = plan.task_seconds(target, threads)
+            more = execute(plan, runner, store, length, job.name, threads)
+            stats.tasks += more.tasks
+            stats.units += more.units
+            stats.cpu_seconds += more.cpu_seconds
+            stats.failures += more.failures
+            if stats.failures:
+                raise _failed(job, stats, plan)
             workers = runners.threads if runners is not None else threads
             manifest = publish(plan_job(job, store), store, output, state,
                                RunInfo(started, workers, command), stats)
         except Recompute as exc:
-            log(f"{job.name}: {len(exc.bad)} stored results failed verification ("
-                f"{exc.bad[0].reason}); computing them again")
+            warn(f"{job.name}: {len(exc.bad)} stored results failed verification ("
+                 f"{exc.bad[0].reason}); computing them again")
+            continue
+        except StoreDamaged as exc:  # moved aside: every result of the job is computed again
+            store.set_aside(str(exc))
             continue
         reused = plan.units_done
         log(f"{job.name}: {stats.tasks} tasks run ({stats.units} units), {reused} of "

@@ -23,17 +23,27 @@ import pyarrow as pa
 
 from solvers.contract import Table, count_arrays
 
-from .plan import JobPlan, PointPlan
+from .content import rows_digest
+from .plan import JobPlan, PointPlan, tile
 from .progress import warn
 from .store import Placement, Record, Store, record_checksum
 from .tables import ParquetRows, file_digest, from_payload
 
-__all__ = ["Published", "TableMerge", "Bad", "fingerprint"]
+__all__ = ["Published", "TableMerge", "Bad", "fingerprint", "chain"]
 
 
 def fingerprint(checksums: list[str]) -> str:
     """One hash of a table's ordered record checksums: equal fingerprints, equal tables."""
     return hashlib.sha256("\n".join(checksums).encode()).hexdigest()
+
+
+def chain(store: Store, job: str, table: str, point: PointPlan
+          ) -> tuple[list[Record], list[tuple[int, int]]]:
+    """The records (without payloads) that make up ``point``, in unit order, and the gaps
+    between them: exactly what the plan computes around and the merge publishes."""
+    records = {r.lo: r for r in store.records(job, table, point.point_id, payloads=False)}
+    los, gaps = tile(((r.lo, r.hi) for r in records.values()), point.point.units)
+    return [records[lo] for lo in los], gaps
 
 
 @dataclass
@@ -111,6 +121,7 @@ class TableMerge:
         self.placements: list[Placement] = []
         self.bad: list[Bad] = []
         self.rows = 0
+        self.contents: list[tuple[str, str, int, str]] = []  # digests of records without one
         self._finger: list[str] = []
 
     @property
@@ -127,19 +138,12 @@ class TableMerge:
         return [p for p in self.plan.points if p.table == self.name]
 
     def _records(self, point: PointPlan) -> list[Record]:
-        """The point's records, checked to tile its units (extra ones dropped)."""
-        job = self.plan.job.name
-        out, at = [], 0
-        for record in self.store.records(job, self.name, point.point_id, payloads=False):
-            if record.lo != at or record.hi > point.point.units or record.hi <= record.lo:
-                self._drop(point, record, f"covers units {record.lo}..{record.hi - 1}, "
-                           f"expected to start at {at}")
-                continue
-            out.append(record)
-            at = record.hi
-        if at != point.point.units:
-            self.bad.append(Bad(self.name, point.point_id, at, "units missing"))
-        return out
+        """The point's records that tile its units (:func:`pipeline.plan.tile`: records past
+        the point's units are left out, and kept); a gap is reported as bad."""
+        records, gaps = chain(self.store, self.plan.job.name, self.name, point)
+        for lo, _ in gaps:
+            self.bad.append(Bad(self.name, point.point_id, lo, "units missing"))
+        return records
 
     def _drop(self, point: PointPlan, record: Record, reason: str) -> None:
         self.store.drop(self.plan.job.name, self.name, point.point_id, record.lo)
@@ -176,16 +180,38 @@ class TableMerge:
         if table.num_rows != record.rows or not table.schema.equals(self.spec.compute_schema()):
             self._drop(point, record, "rows or columns differ from the record's")
             return None
+        content = rows_digest(table)
+        if record.content is None:  # a record of a boardsweep before contents: noted now
+            self.contents.append((self.name, point.point_id, record.lo, content))
+        elif content != record.content:
+            self._drop(point, record, "its rows differ from their content digest")
+            return None
         return table
 
     def _published(self, point: PointPlan, record: Record) -> pa.Table | None:
+        """A compacted record's rows, read back from the published generation it was placed
+        in and checked: that generation was published from this store, the file still has
+        its manifest's sha256, and the rows found there have the record's row count and
+        content digest (a shifted, exchanged or foreign placement fails here)."""
         old = self.old
-        row = None if old is None else self.store.placement(
-            self.plan.job.name, old.gen, self.name, point.point_id, record.lo)
-        if row is None or not old.verified(self.name):
+        row = None
+        if old is not None and old.manifest.get("store") == self.store.id:
+            row = self.store.placement(self.plan.job.name, old.gen, self.name, point.point_id,
+                                       record.lo)
+        if row is None or record.content is None or not old.verified(self.name):
             self._drop(point, record, "compacted, and not in the published table")
             return None
-        return old.rows(self.name, row, record.rows).select(self.spec.compute_schema().names)
+        schema = self.spec.compute_schema()
+        try:
+            rows = old.rows(self.name, row, record.rows).select(schema.names).cast(schema)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OSError, KeyError) as exc:
+            self._drop(point, record, f"its published rows cannot be read ({exc})")
+            return None
+        if rows.num_rows != record.rows or rows_digest(rows) != record.content:
+            self._drop(point, record, "its rows in the published table are not the ones it "
+                       "computed (a placement moved or foreign)")
+            return None
+        return rows
 
     def __iter__(self) -> Iterator[pa.Table]:
         for point in self._points():

@@ -11,7 +11,8 @@ millions of tasks starts at once and holds only its points in memory.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,8 +22,8 @@ from solvers.contract import Point
 from .spec import Job
 from .store import Store, point_id
 
-__all__ = ["PointPlan", "JobPlan", "Task", "plan_job", "TASKS_PER_WORKER", "MIN_TASK_SECONDS",
-           "MAX_TASK_ROWS"]
+__all__ = ["PointPlan", "JobPlan", "Task", "plan_job", "tile", "TASKS_PER_WORKER",
+           "MIN_TASK_SECONDS", "MAX_TASK_ROWS"]
 
 TASKS_PER_WORKER = 8  # a small job is cut so every worker gets about this many tasks
 MIN_TASK_SECONDS = 0.05  # never cut finer than this for balance alone
@@ -145,6 +146,34 @@ class JobPlan:
         return total
 
 
+def tile(spans: Iterable[tuple[int, int]], units: int) -> tuple[list[int], list[tuple[int, int]]]:
+    """The records that make up a point of ``units`` units, and the gaps left between them.
+
+    ``spans`` are the ``(lo, hi)`` of the point's records (one per ``lo``).  From unit 0 each
+    next record is the one that starts where the last one ended; a record reaching past
+    ``units`` (the point shrank: a lower ``count``) or starting inside the chain is not used,
+    and stays in the store for a sweep that grows again.  Where no record starts, a gap runs to
+    the next record that fits.  Returns the chain's ``lo`` values and the gaps, both in order;
+    the plan computes exactly the gaps, and the merge publishes exactly the chain.
+    """
+    usable = sorted((lo, hi) for lo, hi in spans if 0 <= lo < hi <= units)
+    ends = dict(usable)
+    starts = [lo for lo, _ in usable]
+    chain: list[int] = []
+    gaps: list[tuple[int, int]] = []
+    at = 0
+    while at < units:
+        if at in ends:
+            chain.append(at)
+            at = ends[at]
+            continue
+        index = bisect_right(starts, at)
+        following = starts[index] if index < len(starts) else units
+        gaps.append((at, following))
+        at = following
+    return chain, gaps
+
+
 def plan_job(job: Job, store: Store | None) -> JobPlan:
     """The job's points for each of its tables, minus the unit ranges ``store`` holds."""
     problem = job.problem
@@ -157,17 +186,9 @@ def plan_job(job: Job, store: Store | None) -> JobPlan:
             if pid in seen:
                 raise ValueError(f"{problem.name}: point {point.label} appears twice")
             seen.add(pid)
-            done = store.ranges(job.name, table, pid) if store is not None else []
-            gaps, at, finished = [], 0, 0
-            for lo, hi in done:
-                lo, hi = max(lo, 0), min(hi, point.units)
-                if lo > at:
-                    gaps.append((at, lo))
-                if hi > lo:
-                    finished += hi - max(lo, at)
-                at = max(at, hi)
-            if at < point.units:
-                gaps.append((at, point.units))
+            spans = store.spans(job.name, table, pid) if store is not None else []
+            _, gaps = tile(spans, point.units)
+            finished = point.units - sum(b - a for a, b in gaps)
             cap = None
             if problem.table(table).merge == "rows" or job.source is not None:
                 # a rows table's tasks return their rows; a set's tasks carry theirs

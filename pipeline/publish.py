@@ -35,13 +35,13 @@ from pathlib import Path
 import pyarrow as pa
 
 from .errors import InputError
-from .merge import Bad, Published, TableMerge, fingerprint
+from .merge import Bad, Published, TableMerge, chain, fingerprint
 from .plan import JobPlan
 from .progress import log, warn
 from .run import RunStats
 from .spec import Job
 from .store import Placement, Store
-from .tables import file_digest, read_parquet, write_parquet
+from .tables import file_digest, no_space, read_parquet, write_parquet
 
 __all__ = ["publish", "Recompute", "RunInfo", "prepare_state", "check_job_folder",
            "table_metadata", "RUNS_SCHEMA"]
@@ -187,22 +187,40 @@ def _runs(old: Published | None, row: dict) -> pa.Table:
     return pa.Table.from_pylist(rows, schema=RUNS_SCHEMA)
 
 
-def _stored_fingerprint(plan: JobPlan, table: str, store: Store) -> str:
-    """The fingerprint the merge of ``table`` would have, from the store's keys alone."""
-    sums = []
+def _stored(plan: JobPlan, table: str, store: Store) -> tuple[str, list[Placement]]:
+    """The fingerprint the merge of ``table`` would have, from the store's keys alone: the
+    checksums of exactly the records the plan uses (not every record a point has, which may
+    reach past a sweep that shrank); and where each record's rows sit in the table."""
+    sums, placements, row = [], [], 0
     for point in plan.points:
         if point.table == table:
-            sums += [r.checksum for r in store.records(plan.job.name, table, point.point_id,
-                                                        payloads=False)]
-    return fingerprint(sums)
+            records, _ = chain(store, plan.job.name, table, point)
+            for record in records:
+                sums.append(record.checksum)
+                placements.append(Placement(table, point.point_id, record.lo, row))
+                row += record.rows
+    return fingerprint(sums), placements
 
 
 def publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunInfo,
             stats: RunStats) -> dict:
     """Merge and publish the job's tables as a new generation; return its manifest.
 
-    Raises :class:`Recompute` (nothing published) if records failed verification.
+    Raises :class:`Recompute` (nothing published) if records failed verification, and
+    :class:`InputError` (nothing published, the half-written generation left for the next
+    start to sweep) if the disk is full.
     """
+    try:
+        return _publish(plan, store, output, state, info, stats)
+    except OSError as exc:
+        if not no_space(exc):
+            raise
+        raise InputError(f"cannot write: {os.strerror(exc.errno)}; nothing was published",
+                         exc.filename or str(state / "tmp")) from None
+
+
+def _publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunInfo,
+             stats: RunStats) -> dict:
     job = plan.job
     folder = output / job.name
     old = Published.find(folder)
@@ -214,18 +232,18 @@ def publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunInf
     meta = {**table_metadata(job), "boardsweep.generation": str(gen)}
     tables: dict[str, dict] = {}
     placements: list[Placement] = []
+    contents: list[tuple[str, str, int, str]] = []
     bad: list[Bad] = []
     records = 0
+    ours = old is not None and old.manifest.get("store") == store.id  # published from here
     for name in job.outputs():
         spec = problem.table(name)
         path = new / f"{name}.parquet"
         before = old.table_info(name) if old else None
-        finger = _stored_fingerprint(plan, name, store)
-        if before and before.get("fingerprint") == finger and old.verified(name):
+        finger, placed = _stored(plan, name, store)
+        if before and before.get("fingerprint") == finger and ours and old.verified(name):
             os.link(old.folder / f"{name}.parquet", path)  # unchanged: not rewritten
-            placements += [Placement(name, p, lo, row) for p, lo, row in store.db.execute(
-                "SELECT point, lo, row FROM placements WHERE job=? AND gen=? AND tbl=?",
-                (job.name, old.gen, name))]
+            placements += placed
             tables[name] = dict(before, linked=True)
             records += before.get("records", 0)
             continue
@@ -235,6 +253,7 @@ def publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunInf
             bad += merge.bad
             continue
         placements += merge.placements
+        contents += merge.contents
         records += merge.records
         tables[name] = {"rows": rows, "sha256": file_digest(path), "fingerprint": finger,
                         "records": merge.records, "merge": spec.merge}
@@ -257,7 +276,8 @@ def publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunInf
         "job": job.name, "problem": problem.name, "params": _plain(job.params),
         "problem_version": plan.version, "generation": gen, "tables": tables,
         "run": run_row, "versions": _versions(), "argv": sys.argv,
-        "state": str(state), "note": "written by boardsweep; see README 'Results'",
+        "state": str(state), "store": store.id,
+        "note": "written by boardsweep; see README 'Results'",
     }
     manifest_path = new / "_boardsweep" / "manifest.json"
     manifest_path.write_text(json.dumps(manifest, indent=2, sort_keys=True, default=str) + "\n")
@@ -265,7 +285,7 @@ def publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunInf
         if path.is_file():
             with open(path, "rb") as handle:
                 os.fsync(handle.fileno())
-    store.place(job.name, gen, placements)
+    store.place(job.name, gen, placements, contents)
     _switch(new, folder, state)
     store.compact(job.name, gen, [n for n in job.outputs() if problem.table(n).merge == "rows"])
     store.forget_stale(job.name, {(p.table, p.point_id) for p in plan.points})

@@ -234,7 +234,7 @@ def _take(bundle: Bundle, outcomes, error, packer: _Packer, store: Store, stats:
             continue
         store.add(plan.job.name, Record(task.plan.table, task.plan.point_id, task.lo, task.hi,
                                         outcome.rows, outcome.cpu, outcome.checksum,
-                                        plan.version, outcome.payload))
+                                        plan.version, outcome.payload, outcome.content))
         stats.tasks += 1
         stats.units += task.hi - task.lo
         stats.cpu_seconds += outcome.cpu

@@ -28,8 +28,7 @@ from .errors import InputError
 
 __all__ = ["check_columns", "open_parquet", "ParquetRows", "file_digest", "to_payload",
            "from_payload", "atomic_file", "write_parquet", "ParquetSink", "read_parquet",
-           "writable_folder",
-           "BATCH_ROWS"]
+           "writable_folder", "no_space", "BATCH_ROWS"]
 
 BATCH_ROWS = 1 << 20  # rows per batch when a set is checked or read in pieces
 
@@ -214,7 +213,8 @@ def from_payload(data: bytes) -> pa.Table:
     return ipc.open_stream(pa.py_buffer(data)).read_all()
 
 
-def _no_space(exc: OSError) -> bool:
+def no_space(exc: OSError) -> bool:
+    """Whether an error says the disk (or the user's quota, or the file size limit) is full."""
     return exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
@@ -268,7 +268,7 @@ def atomic_file(path: str | Path) -> Iterator[Path]:
         os.replace(temp, path)
         done = True
     except OSError as exc:
-        if _no_space(exc) or exc.errno in (errno.EACCES, errno.EROFS, errno.EPERM):
+        if no_space(exc) or exc.errno in (errno.EACCES, errno.EROFS, errno.EPERM):
             raise InputError(f"cannot write: {os.strerror(exc.errno)}", str(path)) from None
         raise
     finally:

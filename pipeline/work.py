@@ -17,6 +17,7 @@ import pyarrow as pa
 import solvers
 from solvers.contract import Point
 
+from .content import rows_digest
 from .store import record_checksum
 from .tables import to_payload
 
@@ -45,6 +46,7 @@ class Outcome:
     cpu: float
     error: str | None = None
     detail: str | None = None
+    content: str | None = None  # the rows' digest (pipeline.content.rows_digest)
 
 
 def run_bundle(problem_name: str, version: str, items: list[Item]) -> list[Outcome]:
@@ -73,7 +75,8 @@ def run_bundle(problem_name: str, version: str, items: list[Item]) -> list[Outco
             continue
         checksum = record_checksum(problem_name, version, item.point.table, item.point_id,
                                    item.lo, item.hi, payload)
-        out.append(Outcome(payload, checksum, table.num_rows, time.thread_time() - start))
+        out.append(Outcome(payload, checksum, table.num_rows, time.thread_time() - start,
+                           content=rows_digest(table)))
     return out
 
 

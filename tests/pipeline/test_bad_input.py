@@ -1237,13 +1237,13 @@ def _unavailable(why: str) -> None:
 
 
 @contextlib.contextmanager
-def _mounted(kind: str, folder: Path):
-    """``folder`` as a read-only bind mount of itself (``ro``) or a 64 KiB tmpfs (``full``)."""
+def _mounted(kind: str, folder: Path, size: str = "64k"):
+    """``folder`` as a read-only bind mount of itself (``ro``) or a tmpfs of ``size`` (``full``)."""
     folder.mkdir()
     if os.geteuid() != 0:
         _unavailable("mounting a tmpfs or a read-only bind needs root")
     if kind == "full":
-        steps = [["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)]]
+        steps = [["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)]]
     else:
         steps = [["mount", "--bind", str(folder), str(folder)],
                  ["mount", "-o", "remount,bind,ro", str(folder)]]

@@ -7,9 +7,10 @@ import sqlite3
 from pipeline.store import Placement, Record, Store, point_id, record_checksum
 
 
-def _record(point: str, lo: int, hi: int, payload: bytes = b"x") -> Record:
+def _record(point: str, lo: int, hi: int, payload: bytes = b"x",
+            content: str | None = "digest") -> Record:
     return Record("t", point, lo, hi, 1, 0.1, record_checksum("p", "v", "t", point, lo, hi,
-                                                               payload), "v", payload)
+                                                               payload), "v", payload, content)
 
 
 def test_ranges_merge_where_they_touch_and_survive_reopening(tmp_path):
@@ -50,6 +51,11 @@ def test_compaction_drops_only_placed_payloads_and_other_generations(tmp_path):
     assert [store.has_payload("j", "t", "a", lo) for lo in range(4)] == [True, True, False, True]
     assert store.placement("j", 1, "t", "a", 0) is None
     assert store.placement("j", 2, "t", "a", 2) == 0
+    store.add("j", _record("a", 9, 10, content=None))  # nothing but its payload checks its rows
+    store.commit()
+    store.place("j", 3, [Placement("t", "a", 9, 0)])
+    store.compact("j", 3, ["t"])
+    assert store.has_payload("j", "t", "a", 9)
 
 
 def test_point_ids_depend_on_problem_version_and_params():
