@@ -61,7 +61,7 @@ def run_once(folder: Path, log_name: str) -> dict:
     log = folder / log_name
     with open(log, "wb") as err:
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "pipeline", "run", "config.yaml"],
+        proc = subprocess.Popen([sys.executable, "-m", "boardsweep", "run", "config.yaml"],
                                 cwd=folder, stdout=subprocess.DEVNULL, stderr=err,
                                 env={**os.environ, "PYTHONPATH": str(ROOT)})
         with TreeSampler(proc.pid, lambda: {

@@ -55,8 +55,8 @@ def cpu_seconds() -> float:
 def idle_cpu(name: str, workers: int, seconds: float) -> tuple[float, list[float]]:
     """(driver CPU s, [each worker's CPU s]) over ``seconds`` of an idle cluster with ``name``'s
     settings."""
-    import pipeline.cluster as cluster
-    from pipeline.spec import ClusterSpec
+    import boardsweep.pipeline.cluster as cluster
+    from boardsweep.pipeline.spec import ClusterSpec
 
     own = cluster._local_worker_settings
     if SETTINGS[name] is not None:

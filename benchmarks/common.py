@@ -171,8 +171,8 @@ def local_cluster(workers: int, problems: list[str]) -> Iterator[tuple]:
     (``pipeline.jobs.open_runner``: its scheduler settings, workers warmed up)."""
     from distributed import default_client
 
-    from pipeline.jobs import open_runner
-    from pipeline.spec import ClusterSpec
+    from boardsweep.pipeline.jobs import open_runner
+    from boardsweep.pipeline.spec import ClusterSpec
 
     spec = ClusterSpec("local", {"workers": workers, "dashboard_address": "127.0.0.1:0"})
     with open_runner(spec, problems) as (runner, threads):
@@ -183,10 +183,10 @@ def run_into(job, output: Path, runner, threads: int, target: float | None = Non
              command: str = "benchmark") -> dict:
     """Run ``job`` into ``output`` the way ``boardsweep run`` does (lock, state folder, store,
     plan, loop, merge, publication); return its manifest."""
-    from pipeline.jobs import run_job, state_lock
-    from pipeline.publish import prepare_state
-    from pipeline.spec import ClusterSpec, state_folder, task_seconds
-    from pipeline.store import Store
+    from boardsweep.pipeline.jobs import run_job, state_lock
+    from boardsweep.pipeline.publish import prepare_state
+    from boardsweep.pipeline.spec import ClusterSpec, state_folder, task_seconds
+    from boardsweep.pipeline.store import Store
 
     output = Path(output).absolute()
     state = state_folder(output)
@@ -208,7 +208,7 @@ def solve_once(job, runner, threads: int, target: float = 60.0) -> dict:
     length 60 s) on the given runner, e.g. a warm cluster's."""
     import pyarrow as pa
 
-    from pipeline.jobs import run_once
+    from boardsweep.pipeline.jobs import run_once
 
     @contextmanager
     def given(seconds: float):
@@ -225,7 +225,7 @@ def solve_once(job, runner, threads: int, target: float = 60.0) -> dict:
 
 def make(problem: str, name: str, params: dict):
     """A job of ``problem`` from raw params, paths relative to the repository root."""
-    from pipeline.spec import make_job
-    from solvers.schema import Context
+    from boardsweep.pipeline.spec import make_job
+    from boardsweep.solvers.schema import Context
 
     return make_job(problem, name, params, Context(str(ROOT)))

@@ -41,14 +41,14 @@ sys.path.insert(0, str(ROOT))
 
 from common import conditions, local_cluster, markdown, median, run_into  # noqa: E402
 
-from pipeline.run import BundleSource  # noqa: E402
-from pipeline.spec import make_job  # noqa: E402
-from solvers.schema import Context  # noqa: E402
+from boardsweep.pipeline.run import BundleSource  # noqa: E402
+from boardsweep.pipeline.spec import make_job  # noqa: E402
+from boardsweep.solvers.schema import Context  # noqa: E402
 
 
 def noop_call(point, unit: int) -> dict:
     """One no-op unit on a worker, returned as the old pipeline's tasks returned results."""
-    import solvers
+    from boardsweep import solvers
 
     start = time.thread_time()
     table = solvers.get("noop").compute(point, unit, unit + 1)
@@ -89,19 +89,19 @@ def counting(runner):
 def pipeline_once(runner, threads: int, tasks: int, seconds: float, folder: Path,
                   bundle: int | None = None) -> dict:
     """One boardsweep run of ``tasks`` no-op tasks into a fresh folder (checked after);
-    ``bundle``: at most that many tasks per Dask future (``pipeline.run.MAX_BUNDLE``)."""
-    import pipeline.run
+    ``bundle``: at most that many tasks per Dask future (``boardsweep.pipeline.run.MAX_BUNDLE``)."""
+    from boardsweep.pipeline import run as pipeline_run
 
     job = make_job("noop", "noop", {"units": tasks, "seconds": seconds}, Context(str(ROOT)))
     counted, futures = counting(runner)
-    default = pipeline.run.MAX_BUNDLE
-    pipeline.run.MAX_BUNDLE = bundle or default
+    default = pipeline_run.MAX_BUNDLE
+    pipeline_run.MAX_BUNDLE = bundle or default
     try:
         cpu, wall = time.process_time(), time.perf_counter()
         manifest = run_into(job, folder / "results", counted, threads, seconds, "driver_cost")
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     finally:
-        pipeline.run.MAX_BUNDLE = default
+        pipeline_run.MAX_BUNDLE = default
     run = manifest["run"]
     if run["tasks_run"] != tasks or manifest["tables"]["noop"]["rows"] != 1:
         raise RuntimeError(f"expected {tasks} tasks and one row, got {run}")
@@ -139,12 +139,12 @@ def main() -> None:
                         help="estimated seconds of one unit, and the target task length")
     parser.add_argument("--unbundled", action="store_true",
                         help="add a boardsweep row with one task per Dask future "
-                             "(pipeline.run.MAX_BUNDLE = 1): the loop's cost per future")
+                             "(pipeline_run.MAX_BUNDLE = 1): the loop's cost per future")
     args = parser.parse_args()
     print(conditions(tasks=args.tasks, workers=f"{args.workers} local worker processes "
                      "(1 thread each)", repeats=args.repeats,
                      **{"unit estimate = target task length": f"{args.seconds:g} s"}))
-    import solvers
+    from boardsweep import solvers
 
     point = solvers.get("noop").points({"units": args.tasks, "seconds": args.seconds},
                                        "noop")[0]

@@ -26,7 +26,7 @@ sys.path.insert(0, str(HERE))
 
 from common import conditions, local_cluster, make, median, run_into  # noqa: E402
 
-from solvers import max_rooks as mr  # noqa: E402
+from boardsweep.solvers import max_rooks as mr  # noqa: E402
 
 
 def dfs_seconds_per_board(n: int, density: float, count: int) -> float:

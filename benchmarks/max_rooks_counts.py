@@ -26,8 +26,8 @@ sys.path.insert(0, str(HERE))
 
 from common import conditions, markdown  # noqa: E402
 
-from solvers import max_rooks as mr  # noqa: E402
-from solvers.max_rooks.count import LAYER_WORDS  # noqa: E402
+from boardsweep.solvers import max_rooks as mr  # noqa: E402
+from boardsweep.solvers.max_rooks.count import LAYER_WORDS  # noqa: E402
 
 
 def boards_for(n: int) -> int:

@@ -34,8 +34,8 @@ sys.path.insert(0, str(HERE))
 import pyarrow.parquet as pq  # noqa: E402
 from common import ROOT, build_c, conditions, markdown, median  # noqa: E402
 
-from solvers.max_rooks.exact import exhaustive_seconds, histograms, moments  # noqa: E402
-from solvers.max_rooks.exhaustive import distribution_units, first_rows  # noqa: E402
+from boardsweep.solvers.max_rooks.exact import exhaustive_seconds, histograms, moments  # noqa: E402
+from boardsweep.solvers.max_rooks.exhaustive import distribution_units, first_rows  # noqa: E402
 
 BIN = HERE / "bin"
 PROBABILITIES = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 2))
@@ -63,7 +63,7 @@ def pipeline(n: int) -> tuple[float, dict]:
         config.write_text(f"output: results\njobs:\n  - {{name: all, problem: max_rooks, "
                           f"boards: {{all: {{rows: {n}}}}}}}\n")
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "pipeline", "run", str(config), "--workers",
+        subprocess.run([sys.executable, "-m", "boardsweep", "run", str(config), "--workers",
                         "2"], check=True, capture_output=True, cwd=ROOT)
         seconds = time.perf_counter() - start
         table = pq.read_table(Path(folder) / "results" / "all" / "distribution.parquet")

@@ -19,8 +19,8 @@ import time
 
 import numpy as np
 
-from solvers import max_rooks as mr
-from solvers.max_rooks.match import build_graph
+from boardsweep.solvers import max_rooks as mr
+from boardsweep.solvers.max_rooks.match import build_graph
 
 
 def segment_graph(batch: dict) -> tuple[np.ndarray, np.ndarray, int, int]:

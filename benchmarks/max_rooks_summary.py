@@ -32,7 +32,7 @@ def measure(count: int, keep: str, workers: int, scratch: Path) -> dict:
     """One run of ``count`` boards keeping ``keep``; its figures."""
     import pyarrow.parquet as pq
 
-    from solvers.max_rooks.summary import histograms
+    from boardsweep.solvers.max_rooks.summary import histograms
 
     folder = Path(tempfile.mkdtemp(prefix=f"{keep}-{count}-", dir=scratch))
     (folder / "config.yaml").write_text(CONFIG.format(workers=workers, count=count, keep=keep))

@@ -70,7 +70,7 @@ def time_cluster(cluster, n: int) -> tuple[int, int, float, float]:
 
 def warm_start_seconds() -> float:
     """Seconds for a fresh process to import the kernel and count n = 8 from the numba cache."""
-    code = ("import time; t = time.perf_counter(); from solvers import nqueens; "
+    code = ("import time; t = time.perf_counter(); from boardsweep.solvers import nqueens; "
             "assert nqueens.total(8)[0] == 92; print(time.perf_counter() - t)")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=HERE.parent,
                    capture_output=True)  # fills the cache
@@ -86,7 +86,7 @@ def enumerate_to_parquet(n: int) -> tuple[float, float, int]:
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / f"q{n}.parquet"
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "pipeline", "solve", "nqueens", str(n),
+        proc = subprocess.Popen([sys.executable, "-m", "boardsweep", "solve", "nqueens", str(n),
                                  "--solutions", str(out), "--workers", "2"],
                                 cwd=ROOT, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL)

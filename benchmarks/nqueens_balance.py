@@ -29,9 +29,9 @@ from common import ROOT, conditions, make, markdown  # noqa: E402
 
 def unit_nodes(n: int) -> tuple[np.ndarray, int]:
     """(nodes below each work unit of Q(n) in unit order, int64 [units]; Q(n))."""
-    from solvers import nqueens
-    from solvers.nqueens import constellations
-    from solvers.prefixes import prefix_numbers
+    from boardsweep.solvers import nqueens
+    from boardsweep.solvers.nqueens import constellations
+    from boardsweep.solvers.prefixes import prefix_numbers
 
     depth, units = nqueens.unit_plan(n)
     every, stabs = constellations.units(n, depth)  # in the search's order: unit number = row
@@ -58,7 +58,7 @@ def main() -> None:
     parser.add_argument("--target", type=float, default=60.0, help="target task seconds")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    from pipeline.plan import plan_job
+    from boardsweep.pipeline.plan import plan_job
 
     print(conditions(n=" ".join(map(str, args.n)), target=args.target), flush=True)
     rows = []

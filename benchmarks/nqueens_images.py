@@ -40,7 +40,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from common import conditions, markdown  # noqa: E402
 
-from solvers.nqueens import constellations as C  # noqa: E402
+from boardsweep.solvers.nqueens import constellations as C  # noqa: E402
 
 
 @njit(cache=True)

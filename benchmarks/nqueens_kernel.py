@@ -43,7 +43,7 @@ def run_c(n: int) -> tuple[int, int, float]:
 
 def run_numba(n: int) -> tuple[int, int, float]:
     """(Q(n), nodes, CPU seconds) of one symmetric count with the numba search."""
-    from solvers import nqueens
+    from boardsweep.solvers import nqueens
 
     start = time.process_time()
     q, nodes = nqueens.total(n)
@@ -52,7 +52,7 @@ def run_numba(n: int) -> tuple[int, int, float]:
 
 def warm_start() -> float:
     """Wall seconds of a fresh interpreter that imports the module and counts n = 8 (cached)."""
-    code = "from solvers import nqueens; assert nqueens.total(8)[0] == 92"
+    code = "from boardsweep.solvers import nqueens; assert nqueens.total(8)[0] == 92"
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     start = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env=env)

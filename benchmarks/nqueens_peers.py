@@ -110,7 +110,7 @@ def main() -> None:
 
     sys.path.insert(0, str(ROOT))
     build_c("nqueens_d4")
-    from solvers.nqueens import constellations, tree
+    from boardsweep.solvers.nqueens import constellations, tree
 
     sides: dict[str, Side] = {"kernel": in_process(tree.whole),
                               "constellations": in_process(constellations.whole), "D4 C": d4_c}

@@ -44,11 +44,11 @@ def measure_one(n: int, workers: int, target: float, trace: bool) -> dict:
     """In this (fresh) process: build the plan of Q(n) and walk its tasks."""
     import psutil
 
-    import solvers
-    from pipeline.plan import plan_job
-    from pipeline.spec import make_job
-    from solvers.nqueens import unit_plan
-    from solvers.schema import Context
+    from boardsweep import solvers
+    from boardsweep.pipeline.plan import plan_job
+    from boardsweep.pipeline.spec import make_job
+    from boardsweep.solvers.nqueens import unit_plan
+    from boardsweep.solvers.schema import Context
 
     solvers.problems()
     rss0 = psutil.Process().memory_info().rss
@@ -106,7 +106,7 @@ def plan_command(sizes: list[int], workers: int, target: float) -> tuple[str, fl
         config.write_text("output: results\ncluster: {kind: local}\njobs:\n" + "".join(
             f"  - {{name: q{n}, problem: nqueens, n: {n}}}\n" for n in sizes))
         start = time.perf_counter()
-        out = subprocess.run([sys.executable, "-m", "pipeline", "plan", str(config),
+        out = subprocess.run([sys.executable, "-m", "boardsweep", "plan", str(config),
                               "--workers", str(workers), "--task-seconds", str(target)],
                              check=True, capture_output=True, text=True, cwd=scratch,
                              env={**os.environ, "PYTHONPATH": str(ROOT)})

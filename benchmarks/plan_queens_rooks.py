@@ -50,7 +50,7 @@ jobs:
 
 def sample_units(n: int, sample: int, seed: int) -> list[float]:
     """CPU seconds of ``sample`` units of row n drawn at random, one count_units call each."""
-    from solvers import queens_rooks as qr
+    from boardsweep.solvers import queens_rooks as qr
 
     point = {"n": n, "queens": list(range(n + 1))}
     _, units = qr.unit_plan(point)
@@ -68,7 +68,7 @@ def plan_output(config: str, workers: int, target: float) -> str:
     with tempfile.TemporaryDirectory(prefix="plan-qr-") as scratch:
         path = Path(scratch) / "config.yaml"
         path.write_text(config)
-        out = subprocess.run([sys.executable, "-m", "pipeline", "plan", str(path), "--workers",
+        out = subprocess.run([sys.executable, "-m", "boardsweep", "plan", str(path), "--workers",
                               str(workers), "--task-seconds", str(target)], check=True,
                              capture_output=True, text=True, cwd=scratch,
                              env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -85,7 +85,7 @@ def main() -> None:
     parser.add_argument("--task-seconds", type=float, default=300.0)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    from solvers import queens_rooks as qr
+    from boardsweep.solvers import queens_rooks as qr
 
     print(conditions(rows=", ".join(map(str, args.sizes)), sample=f"{args.sample} units",
                      workers=args.workers, **{"target task length": f"{args.task_seconds:g} s"}),

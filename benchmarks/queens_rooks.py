@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from solvers import queens_rooks as qr
+from boardsweep.solvers import queens_rooks as qr
 
 
 @njit(cache=True)

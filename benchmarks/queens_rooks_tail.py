@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import conditions, markdown, median  # noqa: E402
 
-from solvers.queens_rooks import kernel, symmetry  # noqa: E402
+from boardsweep.solvers.queens_rooks import kernel, symmetry  # noqa: E402
 
 
 def timed(fn, *args):

@@ -62,8 +62,8 @@ def generate_set(cluster, n: int, count: int, path: Path) -> int:
     """``boardsweep generate slant --n N --count C --seed 1 -o PATH`` on a warm cluster: the
     job's set table only (``Job.only``), computed as ``solve`` does, written with the job's
     provenance in the footer; its rows."""
-    from pipeline.publish import table_metadata
-    from pipeline.tables import write_parquet
+    from boardsweep.pipeline.publish import table_metadata
+    from boardsweep.pipeline.tables import write_parquet
 
     runner, threads, _ = cluster
     job = make("slant", "generate", {"puzzles": {"generate": {"n": n, "count": count,

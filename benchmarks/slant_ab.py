@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 from common import conditions, markdown, median  # noqa: E402
 from slant_tatham import to_batch  # noqa: E402
 
-from solvers import slant  # noqa: E402
+from boardsweep.solvers import slant  # noqa: E402
 
 FILES = ("kernel.py", "state.py", "clock.py", "classes.py", "fields.py", "learning.py")
 LATER = ("classes.py", "fields.py", "learning.py")  # files a revision before their commits lacks

@@ -34,9 +34,9 @@ sys.path.insert(0, str(HERE))
 
 from common import markdown  # noqa: E402
 
-from solvers import slant  # noqa: E402
-from solvers.slant.format import game_id  # noqa: E402
-from solvers.slant.levels import GRADES, grade_batch  # noqa: E402
+from boardsweep.solvers import slant  # noqa: E402
+from boardsweep.solvers.slant.format import game_id  # noqa: E402
+from boardsweep.solvers.slant.levels import GRADES, grade_batch  # noqa: E402
 
 # his solver's words -> our grade names
 THEIRS = {"Easy": "easy", "Hard": "hard", "harder than Hard, or ambiguous": "harder",

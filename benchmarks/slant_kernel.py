@@ -32,8 +32,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from solvers import slant
-from solvers.slant.kernel import CHECK, LEARN_CELLS, make_workspace, reset, search
+from boardsweep.solvers import slant
+from boardsweep.solvers.slant.kernel import CHECK, LEARN_CELLS, make_workspace, reset, search
 
 DATA = Path(__file__).resolve().parent / "data"
 MANIFEST = DATA / "slant.json"
@@ -196,7 +196,7 @@ def regenerate(n: int, count: int, seed: int) -> None:
     write_set(set_path(n), n, np.concatenate(parts))
     manifest = load_manifest()
     manifest["generator"] = (
-        "solvers.slant.generate(n, 1, seed, start=j) for j in range(count); "
+        "boardsweep.solvers.slant.generate(n, 1, seed, start=j) for j in range(count); "
         "generate_seconds: CPU seconds of each"
     )
     manifest["sizes"][str(n)] = {"count": count, "seed": seed, "generate_seconds": seconds}

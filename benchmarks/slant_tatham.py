@@ -54,8 +54,8 @@ sys.path.insert(0, str(HERE))
 
 from common import conditions, markdown, median  # noqa: E402
 
-from solvers import slant  # noqa: E402
-from solvers.slant.format import read_game_id  # noqa: E402
+from boardsweep.solvers import slant  # noqa: E402
+from boardsweep.solvers.slant.format import read_game_id  # noqa: E402
 
 HARNESS_C = HERE / "slant_tatham_harness.c"
 HIS_FILES = ("dsf.c", "malloc.c", "misc.c", "random.c", "findloop.c", "nullfe.c")

@@ -1,4 +1,4 @@
-"""``python -m pipeline`` runs the ``boardsweep`` command line."""
+"""``python -m boardsweep.pipeline`` runs the ``boardsweep`` command line too."""
 
 from .cli import main
 

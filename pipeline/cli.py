@@ -10,45 +10,35 @@ Exit status: 0 done, 1 a job failed, 2 bad input, 130 interrupted (Ctrl-C), 143 
 from __future__ import annotations
 
 import hashlib
-import os
 import signal
 import sys
-import time
-from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 import click
 import pyarrow as pa
 
-import solvers
-from solvers.contract import CountProblem, FormatError, InstanceProblem, Problem
-from solvers.schema import Context, Flag, ParamError
+from boardsweep import solvers
+from boardsweep.solvers.contract import CountProblem, FormatError, InstanceProblem, Problem
+from boardsweep.solvers.schema import Context, Flag, ParamError
 
+from . import app
 from . import report as reports
-from .claim import claim_output, output_id
-from .errors import BoardsweepError, InputError, Interrupted, JobError
-from .jobs import LOCAL_SECONDS, Runners, open_runner, run_job, run_once
-from .plan import plan_job
-from .progress import log, quiet_dask, setup_logging, warn
-from .publish import check_job_folder, prepare_state, table_metadata
+from .errors import BoardsweepError, InputError, Interrupted
+from .progress import log, quiet_dask, setup_logging
+from .publish import table_metadata
 from .sets import decode_text, set_from_table, set_from_text
 from .spec import (
     TLS_FILES,
-    ClusterSpec,
     Job,
-    load_config,
     make_job,
     scheduler_spec,
-    state_folder,
-    task_seconds,
 )
-from .store import Store, StoreDamaged, read_only
+from .store import Store
 from .tables import ParquetSink, atomic_file, writable_folder
 
 __all__ = ["cli", "main"]
 
-EXIT_CODES = """Exit status: 0 done; 1 a job failed (finished results are kept); 2 bad input
+EXIT_CODES = """Exit status: 0 done; 1 a job failed (run keeps finished results); 2 bad input
 (nothing written); 130 interrupted (Ctrl-C); 143 terminated (SIGTERM)."""
 
 
@@ -66,7 +56,8 @@ class _Group(click.Group):
             quiet_dask()
             kept = Store.committed
             log_error(f"{stop.word} ({stop}); {kept} task{'s' * (kept != 1)} of this run kept, "
-                      "rerun to resume")
+                      "rerun to resume" if kept else f"{stop.word} ({stop}); nothing of this "
+                      "run was kept")
             ctx.exit(stop.exit_code)
 
 
@@ -97,27 +88,14 @@ def _cluster_options(func):
     return func
 
 
-@dataclass(frozen=True)
-class Where:
-    """Where the command line says tasks run: a worker count, and an existing scheduler."""
-
-    workers: int | None
-    spec: ClusterSpec | None
-
-    @property
-    def chosen(self) -> bool:
-        """Whether the command line asked for a cluster at all."""
-        return self.workers is not None or self.spec is not None
-
-
-def _where(values: dict) -> Where:
+def _where(values: dict) -> app.Where:
     """Take the cluster flags out of a command's values, checked as a config's keys are."""
     flags = {name: values.pop(name, None) for name in CLUSTER_FLAGS}
     tls = {name: flags[name] for name, _ in TLS_FILES}
     spec = scheduler_spec(flags["scheduler"], flags["scheduler_file"], flags["security"], tls)
     if spec is None and (flags["security"] or any(tls.values())):
         raise InputError("--security and --tls-* go with --scheduler or --scheduler-file")
-    return Where(flags["workers"], spec)
+    return app.Where(flags["workers"], spec)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]},
@@ -144,18 +122,6 @@ def _param(exc: ParamError, prefix: str) -> InputError:
 # ----------------------------------------------------------------------------- run, plan
 
 
-def _config_jobs(config: str, job_names: tuple[str, ...], output: str | None):
-    cfg = load_config(config, job_names)
-    known = {job.name: job for job in cfg.jobs}
-    for name in job_names:
-        if name not in known:
-            raise InputError(f"no job named '{name}': the jobs are {', '.join(known)}", config)
-    jobs = [known[name] for name in job_names] if job_names else cfg.jobs
-    out = Path(output).absolute() if output else cfg.output
-    state = state_folder(out) if output else cfg.state
-    return cfg, jobs, out, state
-
-
 @cli.command()
 @click.argument("config", default="config.yaml", type=click.Path(dir_okay=False))
 @click.option("--job", "job_names", multiple=True, help="Run only this job (repeatable).")
@@ -172,97 +138,21 @@ def run(config, job_names, output, fresh, task_seconds_, dry_run, **flags) -> No
     if dry_run:
         _print_plan(config, job_names, output, where.workers, task_seconds_)
         return
-    cfg, jobs, out, state = _config_jobs(config, job_names, output)
-    writable_folder(out, folder=True)
-    writable_folder(state, folder=True)
-    target = task_seconds(cfg.cluster, task_seconds_)
-    failures: list[JobError] = []
-    command = " ".join(["boardsweep", *sys.argv[1:]])
-    with claim_output(out, state) as ident:
-        for job in jobs:  # a folder in the way stops the run before anything is written
-            check_job_folder(out / job.name, state)
-        prepare_state(out, state)
-        store = Store(state / "store.sqlite", owner=ident)
-        try:
-            try:
-                store.label(out)
-                for job in jobs if fresh else ():
-                    store.forget_job(job.name)
-            except StoreDamaged as exc:  # moved aside: every result is computed again
-                store.set_aside(str(exc))
-            problems = sorted({job.problem.name for job in jobs})
-            reports: list[Path] = []
-
-            @contextmanager
-            def cluster():
-                with open_runner(where.spec or cfg.cluster, problems, workers=where.workers,
-                                 keys=state / "keys") as pair, \
-                        dask_report(out) as report_path:
-                    reports.append(report_path)
-                    yield pair
-
-            with Runners(cluster) as runners:
-                for job in jobs:
-                    try:
-                        run_job(job, out, state, store, runners, 0, target, command)
-                    except JobError as exc:
-                        log_error(str(exc))
-                        failures.append(exc)
-            if reports:
-                log(f"Dask performance report of this run: {reports[0]}")
-            else:
-                log("nothing to compute: every result is stored; no cluster was started")
-        finally:
-            store.close()
-    if failures:
-        raise JobError(f"{len(failures)} of {len(jobs)} jobs failed (see above)")
-
-
-@contextmanager
-def dask_report(output: Path):
-    """Dask's performance report of this run, kept beside the others under
-    ``<output>/_runs/<start time>/`` (BokehJS inline: it opens offline)."""
-    from distributed import performance_report
-
-    folder = output / "_runs" / f"{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "dask-performance.html"
-    with performance_report(filename=str(path), mode="inline"):
-        yield path
+    session = app.open_session(config, job_names, output)
+    app.run_session(session, where, fresh=fresh, task_seconds=task_seconds_,
+                    on_failure=lambda exc: log_error(str(exc)))
 
 
 def _print_plan(config, job_names, output, workers, target_override) -> None:
-    cfg, jobs, out, state = _config_jobs(config, job_names, output)
-    target = task_seconds(cfg.cluster, target_override)
-    threads = workers or cfg.cluster.options.get("workers") or os.cpu_count() or 1
-    store, why = read_only(state / "store.sqlite", output_id(out))  # plan changes nothing
-    if store is None and (state / "store.sqlite").exists():
-        warn(f"{state / 'store.sqlite'}: {why}; planned as if nothing were done")
+    session = app.open_session(config, job_names, output)
+    threads, target, rows = app.plan_session(session, workers, target_override)
     click.echo(f"plan for {threads} workers, target task length {target:g} s")
     click.echo(f"{'job':<16}{'table':<12}{'points':>8}{'units':>16}{'done':>16}{'tasks':>12}"
                f"{'task s':>10}{'CPU h':>12}{'wall h':>12}")
-    for job in jobs:
-        started = time.perf_counter()
-        try:
-            plan = plan_job(job, store)
-        except StoreDamaged as exc:  # a run would move it aside and compute everything
-            warn(f"{state / 'store.sqlite'}: the result store cannot be read ({exc}); "
-                 "planned as if nothing were done")
-            store = None
-            plan = plan_job(job, store)
-        length = plan.task_seconds(target, threads)
-        for table in job.outputs():
-            points = [p for p in plan.points if p.table == table]
-            part = type(plan)(job, plan.version, points)
-            seconds = part.todo_seconds()
-            tasks = part.count_tasks(length)
-            mean = seconds / tasks if tasks else 0.0
-            click.echo(f"{job.name:<16}{table:<12}{len(points):>8}{part.units:>16,}"
-                       f"{part.units_done:>16,}{tasks:>12,}{mean:>10.3g}"
-                       f"{seconds / 3600:>12.4g}{seconds / 3600 / threads:>12.4g}")
-        log(f"{job.name}: planned in {time.perf_counter() - started:.2f} s")
-    if store is not None:
-        store.db.close()
+    for r in rows:
+        click.echo(f"{r.job:<16}{r.table:<12}{r.points:>8}{r.units:>16,}{r.done:>16,}"
+                   f"{r.tasks:>12,}{r.task_seconds:>10.3g}{r.cpu_hours:>12.4g}"
+                   f"{r.wall_hours:>12.4g}")
 
 
 @cli.command("plan")
@@ -278,19 +168,6 @@ def plan_command(config, job_names, output, workers, task_seconds_) -> None:
 
 
 # ----------------------------------------------------------------------------- one-shot
-
-
-@contextmanager
-def _runner_for(problem: Problem, where: Where):
-    """A context factory: this process for small work, else a local/given cluster."""
-
-    @contextmanager
-    def choose(seconds: float):
-        local = seconds < LOCAL_SECONDS and not where.chosen
-        with open_runner(where.spec, [problem.name], local=local, workers=where.workers) as pair:
-            yield pair
-
-    yield choose
 
 
 def _write_table(pieces, schema: pa.Schema, path: str, job: Job | None = None) -> int:
@@ -383,8 +260,7 @@ def _count_solve(problem: CountProblem) -> click.Command:
                 params[key] = True
                 outputs[table] = values[table]
         job = _job(problem, params, f"solve {problem.name}: ")
-        with _runner_for(problem, where) as choose, \
-                run_once(job, choose, 60.0) as tables:
+        with app.one_shot(job, where) as tables:
             main_name = job.outputs()[0]
             main = pa.concat_tables(list(tables[main_name]))
             for table, path in outputs.items():
@@ -461,8 +337,7 @@ def _instance_solve(problem: InstanceProblem) -> click.Command:
         raw = {problem.set_key: _set_source(source),
                **_option_params(problem.options, values, f"solve {problem.name}: ")}
         job = _job(problem, raw, f"solve {problem.name}: ")
-        with _runner_for(problem, where) as choose, \
-                run_once(job, choose, 60.0) as tables:
+        with app.one_shot(job, where) as tables:
             main = problem.table(job.outputs()[0])  # the result, or its summary
             rows = _write_table(tables[main.name], main.schema(), out, job)
         log(f"{rows} {problem.set_key} solved -> {out}")
@@ -493,8 +368,7 @@ def _generate(problem: InstanceProblem) -> click.Command:
         spec = _option_params(problem.generate_params, values, f"generate {problem.name}: ")
         raw = {problem.set_key: {"generate": spec}}
         job = _job(problem, raw, f"generate {problem.name}: ", only=(problem.set_table.name,))
-        with _runner_for(problem, where) as choose, \
-                run_once(job, choose, 60.0) as tables:
+        with app.one_shot(job, where) as tables:
             rows = _write_table(tables[problem.set_table.name], problem.set_table.schema(), out,
                                 job)
         log(f"{rows} {problem.set_key} -> {out}")
@@ -544,13 +418,7 @@ def judge(problem) -> None:
         params = job.params
     out = sys.stdout.buffer
 
-    @contextmanager
-    def here(seconds):
-        yield local_pair
-
-    from .run import local_runner
-    local_pair = (local_runner, 1)
-    with run_once(job, here, JUDGE_TASK_SECONDS) as tables:
+    with app.one_shot(job, app.Where(here=True), JUDGE_TASK_SECONDS) as tables:
         batches = {name: (b for piece in pieces for b in piece.to_batches())
                    for name, pieces in tables.items()}
         for chunk in found.judge.write(batches, params, lambda line: log(f"<stdin>: {line}")):

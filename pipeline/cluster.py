@@ -27,7 +27,7 @@ from pathlib import Path
 
 import dask
 
-from solvers.schema import ParamError
+from boardsweep.solvers.schema import ParamError
 
 from .batch import BATCH_TIMEOUT, batch_cluster, cancel_on_signals, job_ids, wait_for_batch_workers
 from .errors import ClusterError

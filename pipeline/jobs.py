@@ -9,6 +9,7 @@ cluster, or this process for small work and for ``judge``) is chosen by the call
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import tempfile
 import time
@@ -38,15 +39,18 @@ MAX_VERIFY_ROUNDS = 3  # merges retried after dropping records that failed verif
 
 @contextmanager
 def open_runner(spec: ClusterSpec | None, problems: list[str], *, local: bool = False,
-                workers: int | None = None, keys: Path | None = None
+                workers: int | None = None, keys: Path | None = None, client=None
                 ) -> Iterator[tuple[Runner, int]]:
     """``(runner, worker threads)``: this process when ``local``, else a Dask cluster whose
-    workers have loaded the problems' kernels (``keys``: where a batch cluster's TLS files
-    go)."""
+    workers have loaded the problems' kernels: ``client`` (one the caller made and keeps
+    open), or one opened for ``spec`` (``keys``: where a batch cluster's TLS files go)."""
     if local:
         yield local_runner, 1
         return
-    with open_client(spec or ClusterSpec(), workers=workers, keys=keys) as client:
+    with contextlib.ExitStack() as stack:
+        if client is None:
+            client = stack.enter_context(open_client(spec or ClusterSpec(), workers=workers,
+                                                     keys=keys))
         seconds = client.run(warm_up, problems)
         threads = sum(client.nthreads().values())
         log(f"{len(seconds)} workers ready ({threads} threads; kernel warm-up "
@@ -83,12 +87,13 @@ class Runners:
         self._stack.close()
 
 
-def _failed(job: Job, stats: RunStats, plan: JobPlan) -> JobError:
+def _failed(job: Job, stats: RunStats, plan: JobPlan, kept: bool = True) -> JobError:
     first = stats.failures[0]
     failed = len(stats.failures)
+    what = (f"the {stats.tasks} tasks that finished are kept in the store, and a rerun "
+            "computes only what is missing") if kept else "nothing of it is kept"
     return JobError(f"job {job.name}: {failed} task{'s' * (failed != 1)} failed, first: "
-                    f"{first}; the {stats.tasks} tasks that finished are kept in the store, "
-                    "and a rerun computes only what is missing")
+                    f"{first}; {what}")
 
 
 def run_job(job: Job, output: Path, state: Path, store: Store, runner: Runner | Runners,
@@ -137,14 +142,32 @@ def run_job(job: Job, output: Path, state: Path, store: Store, runner: Runner | 
                    f"{state} and run again")
 
 
+SCRATCH = "boardsweep-"  # $TMPDIR/boardsweep-<pid>-*: a one-shot command's store
+
+
+def _sweep_scratch() -> None:
+    """Remove the scratch stores of one-shot commands whose process is gone (killed)."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{SCRATCH}*-*"):
+        pid = folder.name[len(SCRATCH):].split("-")[0]
+        if not pid.isdigit() or not folder.is_dir() or folder.is_symlink():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except OSError:  # another user's process, alive
+            continue
+
+
 @contextmanager
 def run_once(job: Job, runner_for, target: float) -> Iterator[dict[str, Iterator[pa.Table]]]:
     """Compute ``job`` into a temporary store; yield ``{table: pieces}`` streaming its merge.
 
     ``runner_for(estimated seconds)`` is a context manager giving ``(runner, threads)``.
     """
-    scratch = Path(tempfile.mkdtemp(prefix="boardsweep-"))
-    store = Store(scratch / "store.sqlite")
+    _sweep_scratch()
+    scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH}{os.getpid()}-"))
+    store = Store(scratch / "store.sqlite", keeps=False)
     try:
         plan = plan_job(job, store)
         todo = plan.todo_seconds()
@@ -155,7 +178,7 @@ def run_once(job: Job, runner_for, target: float) -> Iterator[dict[str, Iterator
             stats = execute(plan, runner, store, plan.task_seconds(target, threads), job.name,
                             threads)
         if stats.failures:
-            raise _failed(job, stats, plan)
+            raise _failed(job, stats, plan, kept=False)
         plan = plan_job(job, store)
 
         def pieces(name: str) -> Iterator[pa.Table]:

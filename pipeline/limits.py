@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from solvers.contract import InstanceProblem
+from boardsweep.solvers.contract import InstanceProblem
 
 __all__ = ["memory_cap", "too_big", "human_bytes", "ENV"]
 

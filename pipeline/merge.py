@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from solvers.contract import Table, count_arrays
+from boardsweep.solvers.contract import Table, count_arrays
 
 from .content import rows_digest
 from .plan import JobPlan, PointPlan, tile

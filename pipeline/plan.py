@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solvers.contract import Point
+from boardsweep.solvers.contract import Point
 
 from .spec import Job
 from .store import Store, point_id

@@ -100,7 +100,7 @@ def worker_logging() -> dict:
         "version": 1, "disable_existing_loggers": False,
         "formatters": {"boardsweep": {"format": STAMPED if _chosen["stamped"] else PLAIN,
                                       "datefmt": DATE}},
-        "filters": {"scheduler_gone": {"()": "pipeline.progress.LocalSchedulerGone"}},
+        "filters": {"scheduler_gone": {"()": "boardsweep.pipeline.progress.LocalSchedulerGone"}},
         "handlers": {"boardsweep": {**handler, "formatter": "boardsweep",
                                     "filters": ["scheduler_gone"]}},
         "loggers": {

@@ -25,10 +25,10 @@ from typing import Any, TextIO
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-import solvers
-from solvers.contract import Problem, Report
-from solvers.figures import MAX_HEIGHT, MAX_WIDTH
-from solvers.schema import ParamError
+from boardsweep import solvers
+from boardsweep.solvers.contract import Problem, Report
+from boardsweep.solvers.figures import MAX_HEIGHT, MAX_WIDTH
+from boardsweep.solvers.schema import ParamError
 
 from .progress import warn
 from .report_page import Section, render, shows_index, table_html

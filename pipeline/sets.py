@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from solvers.contract import FormatError, InstanceProblem
-from solvers.schema import ParamError
+from boardsweep.solvers.contract import FormatError, InstanceProblem
+from boardsweep.solvers.schema import ParamError
 
 from .errors import InputError
 from .limits import too_big

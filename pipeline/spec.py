@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import yaml
 
-import solvers
-from solvers.contract import InstanceProblem, Point, Problem
-from solvers.schema import (
+from boardsweep import solvers
+from boardsweep.solvers.contract import InstanceProblem, Point, Problem
+from boardsweep.solvers.schema import (
     Choice,
     Context,
     Field,
@@ -41,7 +41,7 @@ from .sets import InputSet, decode_text, load_set
 
 __all__ = ["Config", "ClusterSpec", "Job", "load_config", "make_job", "cluster_spec",
            "scheduler_spec", "check_security", "BATCH_KINDS", "TLS_FILES",
-           "JOB_NAME", "ADDRESS", "CLUSTER_KINDS", "state_folder"]
+           "JOB_NAME", "ADDRESS", "CLUSTER_KINDS", "state_folder", "config_from_mapping"]
 
 JOB_NAME = Text(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", 64,
                 "a job name: a letter or digit, then letters, digits, '_', '.' or '-' "
@@ -363,9 +363,38 @@ def load_config(path: str | Path, select: tuple[str, ...] = ()) -> Config:
     """Read and check a config file, and read the sets of its jobs (only of ``select``ed
     jobs when given); :class:`InputError` names the file and line at fault."""
     path = str(path)
-    lines = _Lines(_read_text(path), path)
+    return _config(_Lines(_read_text(path), path), path, str(Path(path).absolute().parent),
+                   select)
+
+
+def config_from_mapping(raw: Mapping, select: tuple[str, ...] = (),
+                        base: str | Path | None = None) -> Config:
+    """A config given as a mapping of the YAML's shape, checked as a file's is; its relative
+    paths are relative to ``base`` (default: the working folder), as those of a config file
+    there would be.  Errors name ``<config>`` and the line of the mapping written as YAML."""
+    try:
+        text = yaml.safe_dump(_plain_mapping(raw), sort_keys=False)
+    except yaml.YAMLError as exc:
+        raise InputError(f"cannot be written as YAML: {exc}", "<config>") from None
+    return _config(_Lines(text, "<config>"), "<config>", str(Path(base or Path.cwd()).absolute()),
+                   select)
+
+
+def _plain_mapping(value: Any) -> Any:
+    """Mappings, lists and tuples made plain dicts and lists (what YAML can write)."""
+    if isinstance(value, Mapping):
+        return {k: _plain_mapping(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain_mapping(v) for v in value]
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+def _config(lines: _Lines, path: str, base: str, select: tuple[str, ...]) -> Config:
+    """The config read into ``lines``, checked; ``base``: the folder its paths are under."""
     raw = lines.data
-    ctx = Context(str(Path(path).absolute().parent))
+    ctx = Context(base)
 
     def fail(exc: ParamError, prefix: str = "") -> InputError:
         where = key_text(exc.key)
@@ -424,8 +453,9 @@ def load_config(path: str | Path, select: tuple[str, ...] = ()) -> Config:
                              lines.line(where)) from None
         job.line = lines.line(key)
         jobs.append(job)
-    output = Path(ctx.base) / top.get("output", "results")
-    state = state_folder(output, top.get("state") and str(Path(ctx.base) / top["state"]))
+    output = Path(ctx.base) / Path(top.get("output", "results")).expanduser()  # ~ as for sets
+    state = state_folder(output, top.get("state")
+                         and str(Path(ctx.base) / Path(top["state"]).expanduser()))
     return Config(path, output, state, cluster, jobs)
 
 

@@ -141,11 +141,12 @@ class Store:
     moved aside); None opens any store.
     """
 
-    committed = 0  # records committed by this process (what an interrupted run keeps)
+    committed = 0  # records committed by this process to stores it keeps (what a run keeps)
 
-    def __init__(self, path: str | Path, owner: str | None = None):
+    def __init__(self, path: str | Path, owner: str | None = None, keeps: bool = True):
         self.path = Path(path)
         self.owner = owner
+        self.keeps = keeps  # False: a one-shot command's scratch store, removed at its end
         self._pending: list[tuple] = []
         self._last_commit = time.monotonic()
         try:
@@ -304,7 +305,8 @@ class Store:
         self._write(lambda db: db.executemany(
             "INSERT OR REPLACE INTO records (job, tbl, point, lo, hi, rows, cpu, checksum, "
             "version, payload, content) VALUES (?,?,?,?,?,?,?,?,?,?,?)", self._pending))
-        Store.committed += len(self._pending)
+        if self.keeps:
+            Store.committed += len(self._pending)
         self._pending.clear()
 
     def _write(self, work: Callable) -> None:
@@ -458,7 +460,7 @@ def read_only(path: str | Path, owner: str | None = None) -> tuple[Store | None,
     if not path.is_file():
         return None, "no result store yet"
     store = Store.__new__(Store)
-    store.path, store.owner, store._pending = path, owner, []
+    store.path, store.owner, store._pending, store.keeps = path, owner, [], False
     try:
         # a closed store has no WAL: read it as immutable, which makes no -wal or -shm file;
         # beside a live (or killed) run, read through the WAL it left

@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 import pyarrow.ipc as ipc
 import pyarrow.parquet as pq
 
-from solvers.contract import Column, Table
+from boardsweep.solvers.contract import Column, Table
 
 from .errors import InputError
 

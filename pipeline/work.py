@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-import solvers
-from solvers.contract import Point
+from boardsweep import solvers
+from boardsweep.solvers.contract import Point
 
 from .content import rows_digest
 from .store import record_checksum

@@ -1,7 +1,8 @@
 """Code identity: a problem's version is a hash of the sources that decide its output.
 
 ``version(modules)`` hashes the source of each module named and of every module they import,
-transitively, that lives in ``solvers`` or in the same top-level package as the module named
+transitively, that lives in ``boardsweep.solvers`` or in the same package as the module named
+(the top-level package of a problem from elsewhere)
 (imports anywhere in a file count, those inside functions too).  Nobody types a version in,
 so the results of edited code are never taken for those of the code that made them.
 
@@ -32,15 +33,17 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-__all__ = ["module_file", "is_presentation", "closure", "version", "sources_hash", "cache_root",
-           "use_numba_cache", "KEEP_CACHES", "LOCATORS"]
+__all__ = ["SOLVERS", "module_file", "is_presentation", "closure", "version", "sources_hash",
+           "cache_root", "use_numba_cache", "KEEP_CACHES", "LOCATORS"]
 
 KEEP_CACHES = 6  # numba cache folders kept (most recently used first)
+SOLVERS = __name__.rpartition(".")[0]  # this package: boardsweep.solvers
 
 
 @cache
 def _package_dir(top: str) -> Path | None:
-    """The folder of the top-level package ``top`` (None if it is not a package)."""
+    """The folder of the package ``top``: a top-level one or :data:`SOLVERS` (whose finding
+    imports only ``boardsweep`` itself, which imports nothing); None if it is not a package."""
     spec = importlib.util.find_spec(top)
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -50,6 +53,8 @@ def _package_dir(top: str) -> Path | None:
 def module_file(name: str) -> Path | None:
     """The source file of module ``name`` without importing it (None if not found)."""
     top, *rest = name.split(".")
+    if _scope(name) == SOLVERS:
+        top, rest = SOLVERS, name.split(".")[len(SOLVERS.split(".")):]
     base = _package_dir(top)
     if base is None:
         spec = importlib.util.find_spec(top) if not rest else None
@@ -94,20 +99,26 @@ def _imports(name: str, path: Path) -> set[str]:
 
 
 # modules that find and name code but never decide a result: editing them recomputes nothing
-LOCATORS = ("solvers", "solvers.identity", "solvers.registry")
+LOCATORS = (SOLVERS, f"{SOLVERS}.identity", f"{SOLVERS}.registry")
+
+
+def _scope(name: str) -> str:
+    """The package whose modules a problem's version follows: :data:`SOLVERS` for its own
+    modules, else the top-level package (a problem from elsewhere)."""
+    return SOLVERS if name == SOLVERS or name.startswith(f"{SOLVERS}.") else name.split(".")[0]
 
 
 def closure(modules: Iterable[str]) -> dict[str, Path]:
-    """Every module reachable from ``modules`` by imports inside ``solvers`` or the modules'
+    """Every module reachable from ``modules`` by imports inside :data:`SOLVERS` or the modules'
     own top-level packages, with its source file (:data:`LOCATORS` and presentation modules
     left out)."""
     roots = list(modules)
-    tops = {"solvers"} | {m.split(".")[0] for m in roots}
+    tops = {SOLVERS} | {_scope(m) for m in roots}
     found: dict[str, Path] = {name: Path() for name in LOCATORS}
     todo = list(roots)
     while todo:
         name = todo.pop()
-        if name in found or name.split(".")[0] not in tops:
+        if name in found or _scope(name) not in tops:
             continue
         path = module_file(name)
         if path is None:
@@ -140,15 +151,15 @@ def version(modules: Iterable[str]) -> str:
 
 
 def sources_hash(modules: Iterable[str]) -> str:
-    """A hash of every source in the closure of ``modules`` (all of ``solvers`` included)."""
+    """A hash of every source in the closure of ``modules`` (all of :data:`SOLVERS` included)."""
     files = closure(modules)
-    package = _package_dir("solvers")
+    package = _package_dir(SOLVERS)
     if package is not None:
         for path in sorted(package.rglob("*.py")):
             if is_presentation(path):
                 continue
-            files.setdefault("solvers." + ".".join(path.relative_to(package).with_suffix("")
-                                                   .parts), path)
+            files.setdefault(f"{SOLVERS}." + ".".join(path.relative_to(package).with_suffix("")
+                                                      .parts), path)
     return _digest(dict(sorted(files.items())))[:16]
 
 

@@ -26,7 +26,8 @@ from .schema import ParamError
 
 __all__ = ["BUILTIN", "ENTRY_POINTS", "ENV", "module_names", "problems", "get", "names"]
 
-BUILTIN = ("solvers.nqueens", "solvers.queens_rooks", "solvers.max_rooks", "solvers.slant")
+BUILTIN = tuple(f"{__package__}.{name}" for name in ("nqueens", "queens_rooks", "max_rooks",
+                                                     "slant"))
 ENTRY_POINTS = "boardsweep.problems"
 ENV = "BOARDSWEEP_PROBLEMS"
 

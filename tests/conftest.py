@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-BOARDSWEEP = [sys.executable, "-m", "pipeline"]
+BOARDSWEEP = [sys.executable, "-m", "boardsweep"]
 
 
 @pytest.fixture(scope="session")
@@ -30,7 +30,7 @@ def toy_problems(monkeypatch):
     through ``BOARDSWEEP_PROBLEMS``, which subprocesses and local workers inherit."""
     monkeypatch.setenv("BOARDSWEEP_PROBLEMS", "tests.toy_rooks,tests.noop")
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    import solvers
+    from boardsweep import solvers
 
     return solvers.problems()
 

@@ -12,7 +12,7 @@ import random
 
 import pyarrow as pa
 
-from solvers.contract import Problem, count_arrays
+from boardsweep.solvers.contract import Problem, count_arrays
 
 
 def unit_ranges(units: int, rng: random.Random | None, pieces: int = 3) -> list[tuple[int, int]]:

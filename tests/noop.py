@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from solvers.contract import Column, CountProblem, Point, SolveCommand, Table
-from solvers.schema import Field, Integer, ListOf, Number, Record, Text
+from boardsweep.solvers.contract import Column, CountProblem, Point, SolveCommand, Table
+from boardsweep.solvers.schema import Field, Integer, ListOf, Number, Record, Text
 
 TABLE = Table("noop", "one row per task: the units it covered",
               (Column("point", pa.int32(), "the point", "", "key"),

@@ -14,7 +14,7 @@ import math
 
 import pyarrow as pa
 
-from solvers.contract import (
+from boardsweep.solvers.contract import (
     Column,
     CountProblem,
     FormatError,
@@ -26,7 +26,7 @@ from solvers.contract import (
     count_arrays,
     count_columns,
 )
-from solvers.schema import Field, Integer, IntegerSet, Record
+from boardsweep.solvers.schema import Field, Integer, IntegerSet, Record
 
 MAX_N = 9
 

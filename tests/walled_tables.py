@@ -8,7 +8,7 @@ import random
 
 import pyarrow as pa
 
-from solvers.contract import count_arrays
+from boardsweep.solvers.contract import count_arrays
 
 __all__ = ["brute_max", "brute_distribution", "maxima_of", "random_boards", "summary_of"]
 

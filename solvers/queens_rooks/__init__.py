@@ -416,14 +416,14 @@ def _compute(point: Point, lo: int, hi: int) -> pa.Table:
 
 
 def _solve_job(args: Mapping) -> dict:
-    m, r = args["m"], args["n"]
+    m, r = args["queens"], args["rooks"]
     if m + r > MAX_TOTAL:
         raise ParamError(f"M + N = {m + r} is out of range: expected M + N <= {MAX_TOTAL}")
     return {"pairs": (STAND_IN if m + r == 0 else (m, r),)}
 
 
 def _solve_answer(table: pa.Table, args: Mapping) -> str:
-    m, r = args["m"], args["n"]
+    m, r = args["queens"], args["rooks"]
     if m + r == 0:
         return "1"  # the empty board: the empty placement
     for q, text in zip(table.column("queens").to_pylist(), table.column("count_text").to_pylist(),
@@ -475,8 +475,8 @@ PROBLEM = CountProblem(
     tables=(COUNTS,),
     modules=(__name__,),
     solve=SolveCommand(
-        arguments=(("m", Integer(0, MAX_TOTAL), "M, the queens"),
-                   ("n", Integer(0, MAX_TOTAL), "N, the rooks")),
+        arguments=(("queens", Integer(0, MAX_TOTAL, "M"), "M, the queens"),
+                   ("rooks", Integer(0, MAX_TOTAL, "N"), "N, the rooks")),
         job=_solve_job,
         answer=_solve_answer),
     outputs_of=lambda params: ("counts",),

@@ -35,7 +35,7 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from pipeline.cli import cli
+from boardsweep.pipeline.cli import cli
 from tests.conftest import boardsweep
 
 ERROR = "boardsweep: error: "
@@ -902,16 +902,16 @@ CASES = {
     "solve-nqueens-no-argument": command("solve", "nqueens", line="Error: Missing argument 'N'."),
     "solve-queens-rooks-too-many-queens": command(
         "solve", "queens_rooks", "40", "1",
-        line=f"{ERROR}solve queens_rooks: M: 40 is out of range: expected 0 <= M <= 32"),
+        line=f"{ERROR}solve queens_rooks: QUEENS: 40 is out of range: expected 0 <= M <= 32"),
     "solve-queens-rooks-too-large": command(
         "solve", "queens_rooks", "20", "20",
         line=f"{ERROR}solve queens_rooks: M + N = 40 is out of range: expected M + N <= 32"),
     "solve-queens-rooks-negative": command(
         "solve", "queens_rooks", "-1", "2",
-        line=f"{ERROR}solve queens_rooks: M: -1 is out of range: expected 0 <= M <= 32"),
+        line=f"{ERROR}solve queens_rooks: QUEENS: -1 is out of range: expected 0 <= M <= 32"),
     "solve-queens-rooks-word": command(
         "solve", "queens_rooks", "1", "x",
-        line=f"{ERROR}solve queens_rooks: N: expected an integer (0 <= value <= 32), not 'x'"),
+        line=f"{ERROR}solve queens_rooks: ROOKS: expected an integer (0 <= N <= 32), not 'x'"),
     "solve-queens-rooks-solutions": command(
         "solve", "queens_rooks", "4", "4", "--solutions", "{tmp}/out.parquet",
         line="Error: Got unexpected extra arguments (--solutions {tmp}/out.parquet)"),

@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from pipeline.batch import BATCH, batch_settings, run_security
-from pipeline.spec import cluster_spec
-from solvers.schema import Context
+from boardsweep.pipeline.batch import BATCH, batch_settings, run_security
+from boardsweep.pipeline.spec import cluster_spec
+from boardsweep.solvers.schema import Context
 
 pytest.importorskip("dask_jobqueue")
 
@@ -31,7 +31,7 @@ CASES = {
 
 @pytest.mark.parametrize("kind", sorted(CASES))
 def test_worker_job_script(kind, tmp_path):
-    from pipeline.batch import _import_cluster_class
+    from boardsweep.pipeline.batch import _import_cluster_class
 
     extra, lines = CASES[kind]
     raw = {"kind": kind, "cores": 2, "memory": "3GB", "job_name": "bsw",
@@ -64,7 +64,7 @@ def test_worker_job_script(kind, tmp_path):
 def test_no_walltime_asks_for_none(kind, tmp_path):
     """Without walltime the job script asks for no time limit (the queue's default applies),
     not dask-jobqueue's 30 minutes."""
-    from pipeline.batch import _import_cluster_class
+    from boardsweep.pipeline.batch import _import_cluster_class
 
     extra = {"disk": "1GB"} if kind == "htcondor" else {}
     spec = cluster_spec({"kind": kind, "security": "none", **extra}, Context(str(tmp_path)))

@@ -22,9 +22,9 @@ PROBE = {
         """A count problem whose numba kernel inlines a helper from another file."""
         import pyarrow as pa
 
-        from solvers.contract import Column, CountProblem, Point, SolveCommand, Table
-        from solvers.contract import count_arrays, count_columns
-        from solvers.schema import Field, Integer, Record
+        from boardsweep.solvers.contract import Column, CountProblem, Point, SolveCommand, Table
+        from boardsweep.solvers.contract import count_arrays, count_columns
+        from boardsweep.solvers.schema import Field, Integer, Record
 
         TABLE = Table("counts", "the kernel's value", (
             Column("n", pa.int32(), "n", "", "key"), *count_columns("count", "value")),
@@ -82,8 +82,9 @@ def copy(tmp_path):
     """The package copied into tmp_path/pkg, plus the probe problem, and a runner."""
     pkg = tmp_path / "pkg"
     ignore = shutil.ignore_patterns("__pycache__")
-    for name in ("solvers", "pipeline"):
-        shutil.copytree(ROOT / name, pkg / name, ignore=ignore)
+    for name, inside in (("pipeline/root", "boardsweep"), ("solvers", "boardsweep/solvers"),
+                         ("pipeline", "boardsweep/pipeline")):  # the wheel's layout
+        shutil.copytree(ROOT / name, pkg / inside, ignore=ignore, dirs_exist_ok=True)
     for name, text in PROBE.items():
         (pkg / "probe").mkdir(exist_ok=True)
         (pkg / "probe" / name).write_text(textwrap.dedent(text).lstrip())
@@ -119,13 +120,14 @@ def test_edits_to_a_kernel_a_generator_and_an_inlined_helper_are_all_recomputed(
     assert first["p"].column("count_text").to_pylist() == ["41007"]
 
     # the counts table's kernel: a constellation's orbit size, the weight of each leaf in Q
-    edit("solvers/nqueens/constellations.py", "weight = 8 // popcount", "weight = 16 // popcount")
+    edit("boardsweep/solvers/nqueens/constellations.py", "weight = 8 // popcount",
+         "weight = 16 // popcount")
     second = run()
     assert second["q-run"]["units_run"] == second["q-run"]["units"]  # recomputed, all of it
     assert second["q"].column("count_text").to_pylist() != ["92"]  # ... by the edited kernel
     assert second["w-run"]["units_run"] == 0 and second["p-run"]["units_run"] == 0
 
-    edit("solvers/max_rooks/generate.py", "0x9E3779B97F4A7C15", "0x9E3779B97F4A7C17")
+    edit("boardsweep/solvers/max_rooks/generate.py", "0x9E3779B97F4A7C15", "0x9E3779B97F4A7C17")
     edit("probe/helper.py", "return 41", "return 42")  # inlined into kernel.py's cached value
     third = run()
     assert third["q-run"]["units_run"] == 0

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from distributed import Client
 
-from pipeline.tables import read_parquet
+from boardsweep.pipeline.tables import read_parquet
 from tests.conftest import ROOT, boardsweep, run_env
 from tests.pipeline.tls import dask_flags, flags, no_certificate, write_tls
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pyarrow.parquet as pq
 
-import solvers
-from pipeline.jobs import run_job
-from pipeline.publish import prepare_state
-from pipeline.run import dask_runner, local_runner
-from pipeline.spec import make_job, state_folder
-from pipeline.store import Store
-from solvers.schema import Context
+from boardsweep import solvers
+from boardsweep.pipeline.jobs import run_job
+from boardsweep.pipeline.publish import prepare_state
+from boardsweep.pipeline.run import dask_runner, local_runner
+from boardsweep.pipeline.spec import make_job, state_folder
+from boardsweep.pipeline.store import Store
+from boardsweep.solvers.schema import Context
 from tests.conftest import ROOT, boardsweep
 
 ROOKS = solvers.get("max_rooks")

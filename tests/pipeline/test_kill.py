@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from pipeline.tables import file_digest
+from boardsweep.pipeline.tables import file_digest
 from tests.conftest import BOARDSWEEP, run_env
 
 KILLS = 10  # the issue asks for ten or more random instants

@@ -80,8 +80,12 @@ def test_a_board_set_with_a_board_too_big_names_that_board(tmp_path):
 
 def test_a_long_judge_says_its_estimate_and_shows_progress_then_stops_on_ctrl_c(tmp_path):
     """``echo 20 | boardsweep judge nqueens`` ran with no output at all: now the estimated
-    CPU time first, then progress lines on stderr (stdout stays the seed's output)."""
-    proc = subprocess.Popen([*BOARDSWEEP, "judge", "nqueens"], cwd=tmp_path, env=run_env(),
+    CPU time first, then progress lines on stderr (stdout stays the seed's output); Ctrl-C
+    says that a one-shot command keeps nothing, and leaves no scratch store behind."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    proc = subprocess.Popen([*BOARDSWEEP, "judge", "nqueens"], cwd=tmp_path,
+                            env={**run_env(), "TMPDIR": str(scratch)},
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     proc.stdin.write("20\n")
@@ -108,13 +112,29 @@ def test_a_long_judge_says_its_estimate_and_shows_progress_then_stops_on_ctrl_c(
     assert proc.returncode == 130, text + rest
     assert proc.stdout.read() == ""
     assert "Traceback" not in text + rest
+    assert "boardsweep: error: interrupted (SIGINT); nothing of this run was kept\n" in rest
+    assert list(scratch.iterdir()) == []
+
+
+def test_a_killed_one_shot_commands_scratch_store_is_swept_by_the_next(tmp_path):
+    scratch = tmp_path / "tmp"
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    (scratch / f"boardsweep-{dead.pid}-abc").mkdir(parents=True)  # its process was killed
+    (scratch / f"boardsweep-{dead.pid}-abc" / "store.sqlite").write_bytes(b"x" * 100)
+    (scratch / f"boardsweep-{os.getpid()}-def").mkdir()  # a live process's: kept
+    done = subprocess.run([*BOARDSWEEP, "solve", "nqueens", "6"], cwd=tmp_path,
+                          env={**run_env(), "TMPDIR": str(scratch)}, capture_output=True,
+                          text=True, timeout=300)
+    assert (done.returncode, done.stdout) == (0, "4\n"), done.stderr
+    assert [p.name for p in scratch.iterdir()] == [f"boardsweep-{os.getpid()}-def"]
 
 
 def test_a_board_too_large_to_count_is_that_boards_status_not_the_runs_failure(tmp_path):
     """``--counts`` on a set holding a board the counting program cannot hold: exit 0, that
     board ``too_wide`` (or ``too_large`` under a small ``--count-mib``) with null counts and
     its maximum, the others counted exactly (checked against the seeds' DFS)."""
-    from solvers.max_rooks import max_rooks_dfs
+    from boardsweep.solvers.max_rooks import max_rooks_dfs
 
     small = ["..X.", ".X..", "....", "X..."]
     table = pa.table({"board_id": pa.array([1, 2, 3], pa.int64()),

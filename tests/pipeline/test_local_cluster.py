@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from pipeline.cluster import open_client
-from pipeline.spec import cluster_spec
-from solvers.schema import Context, ParamError
+from boardsweep.pipeline.cluster import open_client
+from boardsweep.pipeline.spec import cluster_spec
+from boardsweep.solvers.schema import Context, ParamError
 
 
 def _profiling(client) -> set[bool]:
@@ -72,7 +72,8 @@ def test_profile_must_be_true_or_false():
 def test_warm_up_hashes_the_code_version_before_the_first_task():
     """The version check of a worker's first bundle must not pay for hashing the sources (0.25 s,
     which read as load imbalance on 2 workers): warm_up leaves it cached, in a fresh process."""
-    script = ("import solvers.identity as i; from pipeline.work import warm_up; "
+    script = ("import boardsweep.solvers.identity as i; "
+              "from boardsweep.pipeline.work import warm_up; "
               "before = i._version.cache_info().currsize; warm_up(['nqueens']); "
               "print(before, i._version.cache_info().currsize)")
     out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,

@@ -20,16 +20,16 @@ import psutil
 import pyarrow.parquet as pq
 import pytest
 
-import solvers
-from pipeline.cluster import open_client
-from pipeline.errors import JobError
-from pipeline.jobs import run_job
-from pipeline.plan import plan_job
-from pipeline.publish import prepare_state
-from pipeline.run import dask_runner, local_runner
-from pipeline.spec import cluster_spec, make_job, state_folder
-from pipeline.store import Store
-from solvers.schema import Context
+from boardsweep import solvers
+from boardsweep.pipeline.cluster import open_client
+from boardsweep.pipeline.errors import JobError
+from boardsweep.pipeline.jobs import run_job
+from boardsweep.pipeline.plan import plan_job
+from boardsweep.pipeline.publish import prepare_state
+from boardsweep.pipeline.run import dask_runner, local_runner
+from boardsweep.pipeline.spec import cluster_spec, make_job, state_folder
+from boardsweep.pipeline.store import Store
+from boardsweep.solvers.schema import Context
 from tests.conftest import BOARDSWEEP, ROOT, boardsweep, records_stored, run_env
 
 PROBLEMS = "tests.toy_rooks,tests.noop"  # what the toy_problems fixture registers

@@ -10,12 +10,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.jobs import run_job
-from pipeline.publish import prepare_state
-from pipeline.run import local_runner
-from pipeline.spec import make_job, state_folder
-from pipeline.store import Store
-from solvers.schema import Context
+from boardsweep.pipeline.jobs import run_job
+from boardsweep.pipeline.publish import prepare_state
+from boardsweep.pipeline.run import local_runner
+from boardsweep.pipeline.spec import make_job, state_folder
+from boardsweep.pipeline.store import Store
+from boardsweep.solvers.schema import Context
 
 POWERS = [126, 127, 128, 256, 1000]  # a row of k isolated open cells has 2**k placements
 

@@ -15,9 +15,9 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline import report as reports
-from pipeline.report_page import png_size, shows_index
-from solvers.figures import MAX_HEIGHT, MAX_WIDTH
+from boardsweep.pipeline import report as reports
+from boardsweep.pipeline.report_page import png_size, shows_index
+from boardsweep.solvers.figures import MAX_HEIGHT, MAX_WIDTH
 from tests.walled_tables import brute_distribution, maxima_of, random_boards
 
 

@@ -17,7 +17,7 @@ import duckdb
 import pyarrow.dataset as ds
 import pytest
 
-from pipeline.report_page import png_size
+from boardsweep.pipeline.report_page import png_size
 from tests.conftest import boardsweep
 
 REQUIRED = os.environ.get("BOARDSWEEP_REQUIRE_BROWSER") == "1"

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pipeline.cli import cli
-from pipeline.tables import file_digest
+from boardsweep.pipeline.cli import cli
+from boardsweep.pipeline.tables import file_digest
 
 CONFIG = ('jobs: [{name: q, problem: nqueens, n: "4..6"},'
           ' {name: r, problem: nqueens, n: "4..5"}]\n')

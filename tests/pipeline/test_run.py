@@ -6,12 +6,12 @@ import math
 
 import pytest
 
-from pipeline import run as run_module
-from pipeline.plan import plan_job
-from pipeline.run import execute, local_runner
-from pipeline.spec import make_job
-from pipeline.store import Store
-from solvers.schema import Context
+from boardsweep.pipeline import run as run_module
+from boardsweep.pipeline.plan import plan_job
+from boardsweep.pipeline.run import execute, local_runner
+from boardsweep.pipeline.spec import make_job
+from boardsweep.pipeline.store import Store
+from boardsweep.solvers.schema import Context
 
 
 def _job(params):

@@ -18,9 +18,9 @@ import textwrap
 import pyarrow.parquet as pq
 import pytest
 
-import solvers
-from pipeline.spec import make_job
-from solvers.schema import Context
+from boardsweep import solvers
+from boardsweep.pipeline.spec import make_job
+from boardsweep.solvers.schema import Context
 from tests.conftest import boardsweep
 from tests.pipeline.test_jobs import Bench
 

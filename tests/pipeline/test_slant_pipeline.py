@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pyarrow.parquet as pq
 
-from pipeline.jobs import run_job
-from pipeline.publish import prepare_state
-from pipeline.run import dask_runner
-from pipeline.spec import make_job, state_folder
-from pipeline.store import Store
-from solvers.schema import Context
+from boardsweep.pipeline.jobs import run_job
+from boardsweep.pipeline.publish import prepare_state
+from boardsweep.pipeline.run import dask_runner
+from boardsweep.pipeline.spec import make_job, state_folder
+from boardsweep.pipeline.store import Store
+from boardsweep.solvers.schema import Context
 from tests.conftest import ROOT, boardsweep
 
 

@@ -25,12 +25,12 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.batch import BATCH, JOBQUEUE_KEYS, OWN_KEYS, slurm_settings
-from pipeline.errors import InputError
-from pipeline.plan import plan_job
-from pipeline.spec import CLUSTER_KINDS, cluster_spec, load_config
-from pipeline.store import Store
-from solvers.schema import Context
+from boardsweep.pipeline.batch import BATCH, JOBQUEUE_KEYS, OWN_KEYS, slurm_settings
+from boardsweep.pipeline.errors import InputError
+from boardsweep.pipeline.plan import plan_job
+from boardsweep.pipeline.spec import CLUSTER_KINDS, cluster_spec, load_config
+from boardsweep.pipeline.store import Store
+from boardsweep.solvers.schema import Context
 from tests.conftest import BOARDSWEEP, ROOT, boardsweep, records_stored, run_env
 from tests.pipeline.tls import no_certificate
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from pipeline.store import Placement, Record, Store, point_id, record_checksum
+from boardsweep.pipeline.store import Placement, Record, Store, point_id, record_checksum
 
 
 def _record(point: str, lo: int, hi: int, payload: bytes = b"x",

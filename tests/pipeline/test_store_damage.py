@@ -22,15 +22,15 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-import solvers
-from pipeline.claim import claim_output
-from pipeline.cli import cli
-from pipeline.errors import BoardsweepError, InputError
-from pipeline.jobs import run_job
-from pipeline.run import local_runner
-from pipeline.spec import make_job, state_folder
-from pipeline.store import Store
-from solvers.schema import Context
+from boardsweep import solvers
+from boardsweep.pipeline.claim import claim_output
+from boardsweep.pipeline.cli import cli
+from boardsweep.pipeline.errors import BoardsweepError, InputError
+from boardsweep.pipeline.jobs import run_job
+from boardsweep.pipeline.run import local_runner
+from boardsweep.pipeline.spec import make_job, state_folder
+from boardsweep.pipeline.store import Store
+from boardsweep.solvers.schema import Context
 from tests.conftest import ROOT, run_env
 
 Q = {8: 92, 9: 352, 10: 724, 11: 2680, 12: 14200}
@@ -156,7 +156,7 @@ def test_two_runs_on_one_output_through_two_state_keys_do_not_both_run(tmp_path)
     holder = textwrap.dedent(f"""
         import sys, time
         from pathlib import Path
-        from pipeline.claim import claim_output
+        from boardsweep.pipeline.claim import claim_output
         with claim_output(Path({str(tmp_path / 'results')!r}), Path({str(tmp_path / 's1')!r})):
             print("held", flush=True)
             time.sleep(60)
@@ -244,7 +244,7 @@ def test_a_locked_store_is_waited_for_never_discarded(base, caplog):
 
 
 def test_a_store_locked_too_long_fails_with_one_line_and_is_kept(base, monkeypatch):
-    monkeypatch.setattr("pipeline.store.LOCK_WAIT_SECONDS", 1.0)
+    monkeypatch.setattr("boardsweep.pipeline.store.LOCK_WAIT_SECONDS", 1.0)
     with base.db() as db:
         records = db.execute("SELECT count(*) FROM records").fetchone()[0]
     holder = _hold_locked(base.state / "store.sqlite", 30)

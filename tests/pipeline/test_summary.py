@@ -10,13 +10,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.jobs import run_job
-from pipeline.publish import prepare_state
-from pipeline.run import dask_runner, local_runner
-from pipeline.spec import make_job, state_folder
-from pipeline.store import Store
-from solvers.max_rooks.summary import histograms, statistics
-from solvers.schema import Context
+from boardsweep.pipeline.jobs import run_job
+from boardsweep.pipeline.publish import prepare_state
+from boardsweep.pipeline.run import dask_runner, local_runner
+from boardsweep.pipeline.spec import make_job, state_folder
+from boardsweep.pipeline.store import Store
+from boardsweep.solvers.max_rooks.summary import histograms, statistics
+from boardsweep.solvers.schema import Context
 from tests.conftest import ROOT, boardsweep
 
 GENERATE = {"n": [5, 8], "density": [0.2, 0.4], "count": 4000, "seed": 11}
@@ -123,7 +123,7 @@ def test_every_pattern_job_publishes_the_distribution_of_plain_enumeration(tmp_p
     params = {"boards": {"all": {"rows": [3, 4], "cols": 4}}}
     manifest, table = _run(tmp_path, "every", params)
     assert manifest["tables"]["distribution"]["rows"] == table.num_rows
-    from solvers.max_rooks.exact import histograms as exact_histograms
+    from boardsweep.solvers.max_rooks.exact import histograms as exact_histograms
 
     found = exact_histograms(table)
     assert set(found) == {(3, 4), (4, 4)}
@@ -142,7 +142,7 @@ def test_every_pattern_job_publishes_the_distribution_of_plain_enumeration(tmp_p
     ({"boards": {"all": {"cols": 4}}}, "rows"),
 ])
 def test_every_pattern_jobs_refuse_what_they_cannot_do(params, message):
-    from solvers.schema import ParamError
+    from boardsweep.solvers.schema import ParamError
 
     with pytest.raises(ParamError) as caught:
         make_job("max_rooks", "bad", params, Context(str(ROOT)))

@@ -13,7 +13,7 @@ def test_a_worker_drops_only_the_heartbeat_error_of_a_closing_scheduler():
     # logging the record Dask logs when a heartbeat loses the race with the scheduler's close
     script = textwrap.dedent("""
         import logging, logging.config
-        from pipeline.progress import worker_logging
+        from boardsweep.pipeline.progress import worker_logging
         logging.config.dictConfig(worker_logging())
         log = logging.getLogger("distributed.worker")
         try:

@@ -6,7 +6,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from solvers import gridtext
+from boardsweep.solvers import gridtext
 
 
 def test_chunk_ranges():

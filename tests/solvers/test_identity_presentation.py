@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import solvers
-from solvers.identity import _imports, closure, is_presentation, module_file
+from boardsweep import solvers
+from boardsweep.solvers.identity import _imports, closure, is_presentation, module_file
 
 PACKAGE = Path(solvers.__file__).parent
 
@@ -17,16 +17,17 @@ def _modules() -> dict[str, Path]:
         parts = path.relative_to(PACKAGE).with_suffix("").parts
         if parts[-1] == "__init__":
             parts = parts[:-1]
-        out[".".join(("solvers", *parts))] = path
+        out[".".join(("boardsweep", "solvers", *parts))] = path
     return out
 
 
 def test_reports_and_figures_are_marked_and_left_out_of_every_version():
     marked = {name for name, path in _modules().items() if is_presentation(path)}
-    assert {"solvers.figures", "solvers.nqueens.report", "solvers.queens_rooks.report",
-            "solvers.slant.report", "solvers.max_rooks.report"} <= marked
-    assert not any(is_presentation(module_file(m)) for m in ("solvers.max_rooks.exact",
-                                                               "solvers.contract"))
+    assert {f"boardsweep.solvers.{name}" for name in (
+        "figures", "nqueens.report", "queens_rooks.report", "slant.report", "max_rooks.report")
+    } <= marked
+    assert not any(is_presentation(module_file(m)) for m in ("boardsweep.solvers.max_rooks.exact",
+                                                               "boardsweep.solvers.contract"))
     for name in solvers.names():
         problem = solvers.get(name)
         inside = closure(problem.modules)

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import ndimage
 
-from solvers import max_rooks as mr
-from solvers.schema import ParamError
+from boardsweep.solvers import max_rooks as mr
+from boardsweep.solvers.schema import ParamError
 
 # ----------------------------------------------------------------------------- brute force
 

@@ -10,10 +10,10 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from solvers import max_rooks as mr
-from solvers.contract import InstanceProblem
-from solvers.max_rooks.generate import group_key
-from solvers.schema import ParamError
+from boardsweep.solvers import max_rooks as mr
+from boardsweep.solvers.contract import InstanceProblem
+from boardsweep.solvers.max_rooks.generate import group_key
+from boardsweep.solvers.schema import ParamError
 from tests.contract_driver import run_in_process
 
 P = mr.PROBLEM
@@ -38,7 +38,7 @@ def boards_of(params: dict) -> dict[tuple, str]:
 
 def test_declarations():
     assert isinstance(P, InstanceProblem) and P.kind == "instance" and P.name == "max_rooks"
-    assert P.modules == ("solvers.max_rooks",) and len(P.version) == 16
+    assert P.modules == ("boardsweep.solvers.max_rooks",) and len(P.version) == 16
     assert [t.name for t in P.tables] == ["maxima", "boards", "distribution", "summary"]
     assert P.outputs(job({"n": 4, "density": 0.1, "count": 1, "seed": 0})) == ("maxima",)
     boards = P.set_table.compute_schema()

@@ -12,9 +12,9 @@ from math import comb
 import numpy as np
 import pytest
 
-from solvers.max_rooks import generate, make_batch, max_rooks_dfs, solve_batch
-from solvers.max_rooks.exact import histograms, mean_polynomial, moments, polynomials
-from solvers.max_rooks.exhaustive import distribution, distribution_units, first_rows
+from boardsweep.solvers.max_rooks import generate, make_batch, max_rooks_dfs, solve_batch
+from boardsweep.solvers.max_rooks.exact import histograms, mean_polynomial, moments, polynomials
+from boardsweep.solvers.max_rooks.exhaustive import distribution, distribution_units, first_rows
 
 
 def _enumerated(rows: int, cols: int) -> Counter:
@@ -98,7 +98,7 @@ def test_a_fixed_seed_monte_carlo_run_lies_in_the_exact_99_9_percent_interval():
 
 
 def _table(rows, cols):
-    from solvers.max_rooks.exact import EXHAUSTIVE
+    from boardsweep.solvers.max_rooks.exact import EXHAUSTIVE
 
     point = EXHAUSTIVE.points({"rows": (rows,), "cols": (cols,)})[0]
     return EXHAUSTIVE.compute(point, 0, point.units)

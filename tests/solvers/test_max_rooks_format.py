@@ -8,9 +8,9 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from solvers import max_rooks as mr
-from solvers.contract import FormatError
-from solvers.max_rooks import format as fmt
+from boardsweep.solvers import max_rooks as mr
+from boardsweep.solvers.contract import FormatError
+from boardsweep.solvers.max_rooks import format as fmt
 
 # POJ 1315's sample (seed 003_2cf135e6840760fd.txt), input and expected output
 SAMPLE_INPUT = """4

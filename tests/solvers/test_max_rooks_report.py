@@ -12,11 +12,11 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from solvers import max_rooks as mr
-from solvers.contract import Report, count_arrays
-from solvers.figures import MAX_HEIGHT, MAX_WIDTH
-from solvers.max_rooks.report import report
-from solvers.max_rooks.report_data import (
+from boardsweep.solvers import max_rooks as mr
+from boardsweep.solvers.contract import Report, count_arrays
+from boardsweep.solvers.figures import MAX_HEIGHT, MAX_WIDTH
+from boardsweep.solvers.max_rooks.report import report
+from boardsweep.solvers.max_rooks.report_data import (
     distributions,
     exact_curves,
     group_statistics,

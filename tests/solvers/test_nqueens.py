@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers import nqueens
-from solvers.nqueens import tree
-from solvers.prefixes import Prefixes
-from solvers.schema import ParamError
+from boardsweep.solvers import nqueens
+from boardsweep.solvers.nqueens import tree
+from boardsweep.solvers.prefixes import Prefixes
+from boardsweep.solvers.schema import ParamError
 
 # OEIS A000170, n = 1..15
 A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184]

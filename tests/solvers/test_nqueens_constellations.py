@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from solvers.nqueens import constellations, tree
+from boardsweep.solvers.nqueens import constellations, tree
 
 # OEIS A000170 (all solutions) and A002562 (fundamental solutions), n = 1..16
 A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512]

@@ -1,4 +1,4 @@
-"""solvers.nqueens through the contract: work units, splits, tables, judge, solve, report."""
+"""nqueens through the contract: work units, splits, tables, judge, solve, report."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from solvers import nqueens
-from solvers.contract import Report
-from solvers.nqueens import constellations, tree
-from solvers.nqueens import format as fmt
-from solvers.prefixes import interleave, prefix_numbers
-from solvers.schema import Integer, ParamError
+from boardsweep.solvers import nqueens
+from boardsweep.solvers.contract import Report
+from boardsweep.solvers.nqueens import constellations, tree
+from boardsweep.solvers.nqueens import format as fmt
+from boardsweep.solvers.prefixes import interleave, prefix_numbers
+from boardsweep.solvers.schema import Integer, ParamError
 from tests.contract_driver import run_in_process
 
 PROBLEM = nqueens.PROBLEM
@@ -309,7 +309,7 @@ def test_judge_write_holds_one_batch_at_a_time():
 
 
 def test_judge_read_refuses_bad_input():
-    from solvers.contract import FormatError
+    from boardsweep.solvers.contract import FormatError
 
     with pytest.raises(FormatError) as caught:
         PROBLEM.judge.read("8\n9\n")
@@ -407,25 +407,26 @@ def test_problem_declares_its_tables_and_version():
     assert PROBLEM.table("solutions").merge == "rows"
     assert PROBLEM.table("solutions").compute_schema().field("solution").type == \
         pa.list_(pa.int8())
-    assert PROBLEM.modules == ("solvers.nqueens",)
-    from solvers.identity import closure
+    assert PROBLEM.modules == ("boardsweep.solvers.nqueens",)
+    from boardsweep.solvers.identity import closure
 
     inside = set(closure(PROBLEM.modules))
-    assert {"solvers.nqueens.kernel", "solvers.nqueens.tree", "solvers.nqueens.symmetry",
-            "solvers.nqueens.bits", "solvers.nqueens.format", "solvers.prefixes"} <= inside
-    assert "solvers.nqueens.report" not in inside  # presentation: not part of the version
+    own = "boardsweep.solvers.nqueens"
+    assert {f"{own}.kernel", f"{own}.tree", f"{own}.symmetry", f"{own}.bits", f"{own}.format",
+            "boardsweep.solvers.prefixes"} <= inside
+    assert f"{own}.report" not in inside  # presentation: not part of the version
     assert len(PROBLEM.version) == 16
 
 
 def test_registered_and_warm():
-    from solvers import registry
+    from boardsweep.solvers import registry
 
-    assert "solvers.nqueens" in registry.BUILTIN
+    assert "boardsweep.solvers.nqueens" in registry.BUILTIN
     PROBLEM.warm_up()
 
 
 def test_importing_the_package_does_not_import_numba():
-    code = "import sys, solvers.nqueens; assert 'numba' not in sys.modules"
+    code = "import sys, boardsweep.solvers.nqueens; assert 'numba' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True,
                    cwd=Path(__file__).resolve().parents[2])
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solvers import nqueens
-from solvers.contract import FormatError
-from solvers.nqueens import format as fmt
+from boardsweep.solvers import nqueens
+from boardsweep.solvers.contract import FormatError
+from boardsweep.solvers.nqueens import format as fmt
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 

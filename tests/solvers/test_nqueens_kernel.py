@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from numba import njit
 
-from solvers import nqueens
-from solvers.nqueens import tree
-from solvers.nqueens.bits import dead
+from boardsweep.solvers import nqueens
+from boardsweep.solvers.nqueens import tree
+from boardsweep.solvers.nqueens.bits import dead
 
 
 @njit(cache=True)
@@ -73,7 +73,7 @@ def test_completions_visit_the_plain_tree(n):
     # the plain count skips no queen: completions of the empty placement is Q(n), and its
     # nodes (through the kernel's count) are those of a plain recursive search
     q, placed = _plain_nodes(n)
-    from solvers.nqueens import kernel
+    from boardsweep.solvers.nqueens import kernel
 
     found, nodes = kernel.plain_count(n, np.int64(0), np.int64(0), np.int64(0))
     assert (found, nodes) == (q, placed) and nqueens.completions(n, []) == q

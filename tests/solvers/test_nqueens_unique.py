@@ -17,9 +17,9 @@ import pyarrow as pa
 import pytest
 from click.testing import CliRunner
 
-from pipeline.cli import cli
-from solvers import nqueens
-from solvers.nqueens import tree
+from boardsweep.pipeline.cli import cli
+from boardsweep.solvers import nqueens
+from boardsweep.solvers.nqueens import tree
 from tests.contract_driver import run_in_process
 
 PROBLEM = nqueens.PROBLEM

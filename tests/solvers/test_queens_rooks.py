@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers import queens_rooks as qr
-from solvers.prefixes import Prefixes
-from solvers.queens_rooks import kernel, symmetry
-from solvers.schema import ParamError
+from boardsweep.solvers import queens_rooks as qr
+from boardsweep.solvers.prefixes import Prefixes
+from boardsweep.solvers.queens_rooks import kernel, symmetry
+from boardsweep.solvers.schema import ParamError
 
 # OEIS A000170, n = 0..12: non-attacking queens on the n x n board (M = n, N = 0)
 A000170 = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200]

@@ -1,4 +1,4 @@
-"""solvers.queens_rooks through the contract: work units, splits, tables, judge, solve, report."""
+"""queens_rooks through the contract: work units, splits, tables, judge, solve, report."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from solvers import queens_rooks as qr
-from solvers.contract import FormatError, Report
-from solvers.prefixes import interleave
-from solvers.queens_rooks import symmetry
-from solvers.schema import ParamError
+from boardsweep.solvers import queens_rooks as qr
+from boardsweep.solvers.contract import FormatError, Report
+from boardsweep.solvers.prefixes import interleave
+from boardsweep.solvers.queens_rooks import symmetry
+from boardsweep.solvers.schema import ParamError
 from tests.contract_driver import run_in_process
 
 PROBLEM = qr.PROBLEM
@@ -202,13 +202,13 @@ def solved(m: int, n: int) -> str:
 
 
 def test_solve_command():
-    assert [a[0] for a in PROBLEM.solve.arguments] == ["m", "n"]
+    assert [a[0] for a in PROBLEM.solve.arguments] == ["queens", "rooks"]
     assert solved(3, 1) == "8"
     assert solved(0, 0) == "1"  # the empty board, through the stand-in job
     assert solved(1, 0) == "1" and solved(0, 3) == "6" and solved(2, 2) == "20"
-    assert PROBLEM.solve.job({"m": 0, "n": 0}) == {"pairs": (qr.STAND_IN,)}
+    assert PROBLEM.solve.job({"queens": 0, "rooks": 0}) == {"pairs": (qr.STAND_IN,)}
     with pytest.raises(ParamError, match="M \\+ N = 40"):
-        PROBLEM.solve.job({"m": 20, "n": 20})
+        PROBLEM.solve.job({"queens": 20, "rooks": 20})
     with pytest.raises(ParamError) as caught:
         PROBLEM.solve.arguments[0][1].parse("-1", ("m",))
     assert caught.value.key == ("m",)
@@ -280,8 +280,8 @@ def test_report_has_the_exact_triangle_and_its_figure():
 def test_report_figure_of_the_whole_triangle_stays_within_the_caps():
     from matplotlib.colors import LogNorm
 
-    from solvers.figures import MAX_HEIGHT, MAX_WIDTH
-    from solvers.queens_rooks.report import triangle_figure
+    from boardsweep.solvers.figures import MAX_HEIGHT, MAX_WIDTH
+    from boardsweep.solvers.queens_rooks.report import triangle_figure
 
     cells = {n: {m: (0 if n in (2, 3) and m >= n - 1 else 3**n * (m + 1)) for m in range(n + 1)}
              for n in range(1, qr.MAX_TOTAL + 1)}
@@ -310,19 +310,19 @@ def test_problem_declares_its_table_and_version():
     assert counts.merge == "sum" and counts.keys == ("n", "queens", "rooks")
     assert [c.name for c in counts.columns] == ["n", "queens", "rooks", "count", "count_text",
                                                 "nodes"]
-    from solvers.identity import closure
+    from boardsweep.solvers.identity import closure
 
     inside = set(closure(PROBLEM.modules))
-    assert {"solvers.queens_rooks.kernel", "solvers.queens_rooks.free",
-            "solvers.queens_rooks.typed", "solvers.queens_rooks.bits",
-            "solvers.queens_rooks.symmetry", "solvers.queens_rooks.format",
-            "solvers.prefixes"} <= inside
-    assert "solvers.queens_rooks.report" not in inside  # presentation: not in the version
+    assert {"boardsweep.solvers.queens_rooks.kernel", "boardsweep.solvers.queens_rooks.free",
+            "boardsweep.solvers.queens_rooks.typed", "boardsweep.solvers.queens_rooks.bits",
+            "boardsweep.solvers.queens_rooks.symmetry", "boardsweep.solvers.queens_rooks.format",
+            "boardsweep.solvers.prefixes"} <= inside
+    assert "boardsweep.solvers.queens_rooks.report" not in inside  # presentation: unversioned
     assert len(PROBLEM.version) == 16
     PROBLEM.warm_up()
 
 
 def test_importing_the_package_does_not_import_numba():
-    code = "import sys, solvers.queens_rooks; assert 'numba' not in sys.modules"
+    code = "import sys, boardsweep.solvers.queens_rooks; assert 'numba' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True,
                    cwd=Path(__file__).resolve().parents[2])

@@ -28,8 +28,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from solvers import queens_rooks as qr
-from solvers.prefixes import Prefixes
+from boardsweep.solvers import queens_rooks as qr
+from boardsweep.solvers.prefixes import Prefixes
 from tests.contract_driver import run_in_process
 from tests.solvers.test_queens_rooks import brute_row
 

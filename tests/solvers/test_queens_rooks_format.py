@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from solvers.contract import FormatError
-from solvers.queens_rooks import format as fmt
+from boardsweep.solvers.contract import FormatError
+from boardsweep.solvers.queens_rooks import format as fmt
 
 
 def test_seed_sample():
@@ -25,7 +25,7 @@ def test_render_is_newline_terminated_and_exact():
 
 
 def test_limit_matches_the_kernel():
-    from solvers.queens_rooks import MAX_TOTAL
+    from boardsweep.solvers.queens_rooks import MAX_TOTAL
 
     assert fmt.MAX_TOTAL == MAX_TOTAL
     assert fmt.parse("32 0\n0 32") == [(32, 0), (0, 32)]

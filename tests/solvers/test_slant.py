@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers import slant
-from solvers.schema import ParamError
+from boardsweep.solvers import slant
+from boardsweep.solvers.schema import ParamError
 
 # ---------------------------------------------------------------------------------------------
 # plain-Python reference: counts and loops written out, no shared code with the solver

@@ -14,9 +14,9 @@ import itertools
 import numpy as np
 import pytest
 
-from solvers import slant
-from solvers.slant import classes, levels, state
-from solvers.slant.format import read_game_id
+from boardsweep.solvers import slant
+from boardsweep.solvers.slant import classes, levels, state
+from boardsweep.solvers.slant.format import read_game_id
 from tests.solvers.test_slant_difficulty import TATHAM_GRADED, clue_array, puzzles
 
 

@@ -7,8 +7,8 @@ import time
 import numpy as np
 import pytest
 
-import solvers.slant as slant
-from solvers.slant import clock
+import boardsweep.solvers.slant as slant
+from boardsweep.solvers.slant import clock
 
 
 def mixed_batch() -> dict[str, np.ndarray]:

@@ -10,9 +10,9 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from solvers import slant
-from solvers.contract import InstanceProblem, Report
-from solvers.schema import ParamError
+from boardsweep.solvers import slant
+from boardsweep.solvers.contract import InstanceProblem, Report
+from boardsweep.solvers.schema import ParamError
 from tests.contract_driver import run_in_process
 
 P = slant.PROBLEM
@@ -40,7 +40,7 @@ def without_seconds(table: pa.Table) -> pa.Table:
 
 def test_declarations():
     assert isinstance(P, InstanceProblem) and P.kind == "instance" and P.name == "slant"
-    assert P.modules == ("solvers.slant",) and len(P.version) == 16
+    assert P.modules == ("boardsweep.solvers.slant",) and len(P.version) == 16
     assert [t.name for t in P.tables] == ["slant", "puzzles"]
     assert [(f.name, str(f.type)) for f in P.set_table.compute_schema()] == [
         ("puzzle_id", "int64"), ("rows", "int32"), ("cols", "int32"), ("clues", "string")]

@@ -18,12 +18,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from solvers import slant
-from solvers.schema import ParamError
-from solvers.slant import levels
-from solvers.slant.format import game_id, read_game_id
-from solvers.slant.levels import EASY, HARD, deduce, make_scratch
-from solvers.slant.tables import batch_to_table, table_to_batch
+from boardsweep.solvers import slant
+from boardsweep.solvers.schema import ParamError
+from boardsweep.solvers.slant import levels
+from boardsweep.solvers.slant.format import game_id, read_game_id
+from boardsweep.solvers.slant.levels import EASY, HARD, deduce, make_scratch
+from boardsweep.solvers.slant.tables import batch_to_table, table_to_batch
 from tests.conftest import boardsweep
 
 # (game ID from Tatham's generator or elsewhere, his solver's grade: `slantsolver -g ID`)

@@ -7,7 +7,7 @@ import sys
 import numpy as np
 from numba import njit
 
-from solvers.slant import fields, state
+from boardsweep.solvers.slant import fields, state
 
 Pair = fields.define("TestPairBlock", {"a": (0, 1), "b": (1, 2), "c": (3, 1)})
 pair_of = Pair.wrap  # numba code calls it by a module-level name

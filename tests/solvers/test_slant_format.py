@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers import slant
-from solvers.contract import FormatError
-from solvers.slant.format import read, render, write
+from boardsweep.solvers import slant
+from boardsweep.solvers.contract import FormatError
+from boardsweep.solvers.slant.format import read, render, write
 
 SAMPLE_IN = """2
 3

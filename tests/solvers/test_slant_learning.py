@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers import slant
-from solvers.slant import kernel, learning, state
+from boardsweep.solvers import slant
+from boardsweep.solvers.slant import kernel, learning, state
 from tests.solvers.test_slant import (
     BENCH_DATA,
     brute_count,

@@ -3,7 +3,7 @@ rules 1 and 2 have nothing left, still decides what it should, and leaves no tra
 
 from __future__ import annotations
 
-from solvers.slant import state
+from boardsweep.solvers.slant import state
 
 from .test_slant_walled import _points
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers import slant
-from solvers.slant import state
-from solvers.slant.kernel import CHECK, search
+from boardsweep.solvers import slant
+from boardsweep.solvers.slant import state
+from boardsweep.solvers.slant.kernel import CHECK, search
 
 
 def _points(rows: int, cols: int, clues: dict[tuple[int, int], int]) -> np.ndarray:

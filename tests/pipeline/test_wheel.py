@@ -1,0 +1,144 @@
+"""The wheel a user installs, not the checkout: built, installed non-editable into a fresh
+virtual environment, and used from an empty folder as a person would.
+
+The fresh environment gets boardsweep from the wheel alone (``pip install --no-deps``); its
+dependencies come from this test's environment through a ``.pth`` line, which adds that
+site-packages folder to ``sys.path`` without running its ``.pth`` files, so the editable
+checkout's finder never reaches the fresh environment: every ``boardsweep`` module it imports
+is the wheel's.  Kernels compile there as on a new machine (a cache folder of its own).
+"""
+
+from __future__ import annotations
+
+import json
+import site
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+PACKAGES = ("pipeline", "solvers")  # the repository's folders the wheel maps under boardsweep
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel of this checkout, built the way `pip wheel` / `python -m build` builds it."""
+    out = tmp_path_factory.mktemp("wheel")
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
+                           str(out), str(ROOT)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    (found,) = out.glob("boardsweep-*.whl")
+    return found
+
+
+@pytest.fixture(scope="module")
+def installed(wheel, tmp_path_factory) -> dict:
+    """A fresh venv with the wheel installed non-editable; its python, its boardsweep, an
+    empty working folder and the environment to run them in."""
+    base = tmp_path_factory.mktemp("installed")
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; "
+                              "print(sysconfig.get_paths()['purelib'])"], check=True,
+                             capture_output=True, text=True).stdout.strip()
+    (Path(purelib) / "dependencies.pth").write_text(
+        "\n".join(p for p in site.getsitepackages() if Path(p).is_dir()) + "\n")
+    done = subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "-q", str(wheel)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    empty = base / "work"
+    empty.mkdir()
+    env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(base), "NO_COLOR": "1",
+           "BOARDSWEEP_CACHE": str(base / "cache"), "LANG": "C.UTF-8"}
+    return {"python": str(python), "boardsweep": str(venv / "bin" / "boardsweep"),
+            "cwd": empty, "env": env}
+
+
+def _run(installed: dict, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run(list(args), cwd=installed["cwd"], env=installed["env"],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_the_wheel_holds_boardsweep_alone_and_every_module_of_it(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {name.split("/")[0] for name in names}
+    assert tops == {"boardsweep", wheel.name.split("-py3")[0] + ".dist-info"}
+    inside = {name for name in names if name.endswith(".py")}
+    expected = {"boardsweep/__init__.py", "boardsweep/__main__.py"}
+    for folder in PACKAGES:
+        for path in (ROOT / folder).rglob("*.py"):
+            relative = path.relative_to(ROOT / folder)
+            if relative.parts[0] != "root":  # pipeline/root is boardsweep itself
+                expected.add(f"boardsweep/{folder}/{relative.as_posix()}")
+    assert inside == expected
+    assert not any("tests/" in n or "benchmarks/" in n or n.endswith(".txt") and "data" in n
+                   for n in names)
+
+
+def test_the_installed_command_line_and_module_answer_from_an_empty_folder(installed):
+    done = _run(installed, installed["boardsweep"], "solve", "nqueens", "8")
+    assert (done.returncode, done.stdout) == (0, "92\n"), done.stderr
+    done = _run(installed, installed["python"], "-m", "boardsweep", "solve", "queens_rooks",
+                "3", "1")
+    assert (done.returncode, done.stdout) == (0, "8\n"), done.stderr
+    done = _run(installed, installed["python"], "-c", "import boardsweep, boardsweep.solvers; "
+                "print(boardsweep.__version__, boardsweep.__file__, "
+                "boardsweep.solvers.get('slant').name)")
+    version, path, name = done.stdout.split()
+    assert "site-packages/boardsweep/" in path and name == "slant", done.stderr
+    assert version == json.loads(_run(installed, installed["python"], "-c", "import json, "
+                                      "importlib.metadata as m; print(json.dumps("
+                                      "m.version('boardsweep')))").stdout)
+    for name in ("solvers", "pipeline"):  # nothing is installed under another project's name
+        done = _run(installed, installed["python"], "-c", f"import {name}")
+        assert done.returncode == 1 and "ModuleNotFoundError" in done.stderr
+
+
+def test_the_installed_package_runs_a_job_on_a_two_worker_cluster(installed):
+    folder = installed["cwd"]
+    (folder / "config.yaml").write_text(
+        "output: results\ncluster: {kind: local, workers: 2}\njobs:\n"
+        "  - {name: q, problem: nqueens, n: '4..9'}\n"
+        "  - {name: w, problem: max_rooks, boards: {generate: {n: 5, density: 0.3, count: 50, "
+        "seed: 1}}}\n")
+    done = _run(installed, installed["boardsweep"], "run")
+    assert done.returncode == 0, done.stderr
+    assert "2 workers ready" in done.stderr
+    done = _run(installed, installed["python"], "-c", "import pyarrow.parquet as pq; t = "
+                "pq.read_table('results/q/counts.parquet'); print(t.column('count_text')"
+                ".to_pylist(), pq.read_table('results/w/maxima.parquet').num_rows)")
+    assert done.stdout.strip() == "['2', '10', '4', '40', '92', '352'] 50", done.stderr
+
+
+def test_the_installed_package_runs_on_workers_started_apart(installed, tmp_path):
+    python, env = installed["python"], installed["env"]
+    scheduler_file = tmp_path / "scheduler.json"
+    procs = [subprocess.Popen([python, "-m", "distributed.cli.dask_scheduler", "--host",
+                               "127.0.0.1", "--port", "0", "--dashboard-address",
+                               "127.0.0.1:0", "--scheduler-file", str(scheduler_file)],
+                              env=env, cwd=tmp_path, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)]
+    try:
+        deadline = time.monotonic() + 60
+        while not (scheduler_file.exists() and scheduler_file.read_text().endswith("}")):
+            assert time.monotonic() < deadline, "the scheduler did not start"
+            time.sleep(0.1)
+        procs.append(subprocess.Popen([python, "-m", "distributed.cli.dask_worker",
+                                       "--scheduler-file", str(scheduler_file), "--nthreads",
+                                       "1", "--host", "127.0.0.1", "--no-dashboard"],
+                                      env=env, cwd=tmp_path, stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL))
+        done = _run(installed, installed["boardsweep"], "solve", "nqueens", "10",
+                    "--scheduler-file", str(scheduler_file), "--security", "none")
+        assert (done.returncode, done.stdout) == (0, "724\n"), done.stderr
+    finally:
+        for proc in reversed(procs):
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=30)
