@@ -27,7 +27,7 @@ from .content import rows_digest
 from .errors import InputError
 from .sets import set_from_table
 from .spec import Job, make_job, scheduler_spec
-from .tables import file_digest, read_parquet
+from .tables import file_digest, read_parquet, regular_file
 
 __all__ = ["count", "solve", "run", "load", "plan", "Results"]
 
@@ -93,6 +93,7 @@ def solve(problem: str, instances: pd.DataFrame | pa.Table | str | Path, *,
     try:
         if isinstance(instances, str | Path):
             path = Path(instances).expanduser()
+            regular_file(path)
             try:
                 with open(path, "rb") as handle:
                     kind = "parquet" if handle.read(4) == b"PAR1" else "ingest"

@@ -34,7 +34,7 @@ from .spec import (
     scheduler_spec,
 )
 from .store import Store
-from .tables import ParquetSink, atomic_file, writable_folder
+from .tables import ParquetSink, atomic_file, regular_file, writable_folder
 
 __all__ = ["cli", "main"]
 
@@ -285,6 +285,7 @@ def _count_solve(problem: CountProblem) -> click.Command:
 
 def _set_source(path: str) -> dict:
     """``{parquet: path}`` or ``{ingest: path}`` by the file's magic bytes."""
+    regular_file(path)
     try:
         with open(path, "rb") as handle:
             magic = handle.read(4)
@@ -401,7 +402,12 @@ def judge(problem) -> None:
     found = _problem(problem, None)
     if found.judge is None:
         raise InputError(f"{problem} has no judge mode")
-    data = sys.stdin.buffer.read()
+    if sys.stdin is None or sys.stdin.closed:
+        raise InputError("standard input is closed: pipe the seed's input in", "<stdin>")
+    try:
+        data = sys.stdin.buffer.read()
+    except OSError as exc:  # e.g. stdin closed at the descriptor (<&-)
+        raise InputError(f"cannot read standard input: {exc.strerror}", "<stdin>") from None
     text = decode_text(data, "<stdin>", f"{problem} seed-format text")
     try:
         read = found.judge.read(text)
@@ -461,5 +467,6 @@ def _terminate(signum, frame) -> None:
 
 def main() -> None:
     """Entry point of the ``boardsweep`` console script (SIGTERM unwinds like Ctrl-C does)."""
-    signal.signal(signal.SIGTERM, _terminate)
+    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):  # a closed terminal, ^\
+        signal.signal(signum, _terminate)
     cli(prog_name="boardsweep")

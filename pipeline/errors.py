@@ -45,5 +45,7 @@ class Interrupted(BaseException):
 
     @property
     def word(self) -> str:
-        """``interrupted`` (SIGINT) or ``terminated`` (SIGTERM)."""
-        return "interrupted" if self.signum == signal.SIGINT else "terminated"
+        """``interrupted`` (SIGINT), ``hung up`` (SIGHUP), ``quit`` (SIGQUIT) or
+        ``terminated`` (SIGTERM)."""
+        return {signal.SIGINT: "interrupted", signal.SIGHUP: "hung up",
+                signal.SIGQUIT: "quit"}.get(self.signum, "terminated")

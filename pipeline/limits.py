@@ -15,6 +15,8 @@ import numpy as np
 
 from boardsweep.solvers.contract import InstanceProblem
 
+from .errors import InputError
+
 __all__ = ["memory_cap", "too_big", "human_bytes", "ENV"]
 
 ENV = "BOARDSWEEP_MEMORY_LIMIT"
@@ -26,9 +28,11 @@ def memory_cap() -> float:
     """Bytes one instance may need at most: ``$BOARDSWEEP_MEMORY_LIMIT``, else 80% of RAM."""
     text = os.environ.get(ENV, "").strip()
     if text:
-        match = re.fullmatch(r"([0-9.]+)\s*([A-Za-z]*)", text)
-        if match and match.group(2).upper() in _UNITS:
-            return float(match.group(1)) * _UNITS[match.group(2).upper()]
+        match = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)", text)
+        if not match or match.group(2).upper() not in _UNITS or float(match.group(1)) <= 0:
+            raise InputError(f"{ENV}={text!r}: expected a size in bytes or with a unit, such as "
+                             f"4GB or 512MiB (units: {', '.join(u for u in _UNITS if u)})")
+        return float(match.group(1)) * _UNITS[match.group(2).upper()]
     return 0.8 * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 

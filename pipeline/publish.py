@@ -146,6 +146,13 @@ def check_job_folder(folder: Path, state: Path) -> None:
                      " move it away or choose another --output", str(folder))
 
 
+def _umask() -> int:
+    """This process's umask (read by setting it, and setting it back)."""
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
+
+
 def _versions() -> dict[str, str]:
     out = {name: package_version(name) for name in
            ("boardsweep", "numba", "numpy", "dask", "distributed", "pyarrow")}
@@ -227,6 +234,7 @@ def _publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunIn
     gen = old.gen + 1 if old else 1
     log(f"{job.name}: merging and publishing generation {gen}")
     new = Path(tempfile.mkdtemp(dir=state / "tmp", prefix=f"{job.name}.{gen}."))
+    os.chmod(new, 0o777 & ~_umask())  # as a plain mkdir makes it: others may read the results
     (new / "_boardsweep").mkdir()
     problem = job.problem
     meta = {**table_metadata(job), "boardsweep.generation": str(gen)}

@@ -17,6 +17,7 @@ import inspect
 import io
 import json
 import os
+import stat
 import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -82,6 +83,8 @@ def _schema(path: Path) -> tuple[pa.Schema | None, str | None]:
     """A Parquet file's schema, read from its footer, or None and what is wrong (a truncated
     file has no footer)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would hang the read
+            return None, "is not a regular file (a FIFO, a device or a socket)"
         with pq.ParquetFile(path) as parquet:
             return parquet.schema_arrow, None
     except (OSError, ValueError, pa.ArrowException) as exc:
@@ -97,6 +100,8 @@ def _damage(path: Path, entry: Any) -> str | None:
     expected = entry.get("sha256") if isinstance(entry, dict) else None
     if not path.exists():
         return "is missing (its manifest lists it)"
+    if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would hang the read
+        return "is not a regular file (a FIFO, a device or a socket)"
     if expected is not None:
         try:
             if file_digest(path) == expected:

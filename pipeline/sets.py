@@ -24,7 +24,7 @@ from boardsweep.solvers.schema import ParamError
 
 from .errors import InputError
 from .limits import too_big
-from .tables import ParquetRows, check_columns, file_digest
+from .tables import ParquetRows, check_columns, file_digest, regular_file
 
 __all__ = ["InputSet", "load_set", "set_from_text", "set_from_table", "decode_text"]
 
@@ -172,6 +172,7 @@ def set_from_text(problem: InstanceProblem, path: str, options: Mapping) -> Inpu
     """A seed-format text file read through the problem's format, checked."""
     if os.path.isdir(path):
         raise InputError("is a folder: expected a seed-format text file", path)
+    regular_file(path)
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
@@ -193,6 +194,7 @@ def load_set(problem: InstanceProblem, kind: str, path: str, options: Mapping) -
         return set_from_text(problem, path, options)
     if os.path.isdir(path):
         raise InputError("is a folder: expected a Parquet file", path)
+    regular_file(path)
     try:
         with open(path, "rb") as handle:
             magic = handle.read(4)

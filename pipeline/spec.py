@@ -38,6 +38,7 @@ from boardsweep.solvers.schema import (
 from .errors import InputError
 from .limits import too_big
 from .sets import InputSet, decode_text, load_set
+from .tables import regular_file
 
 __all__ = ["Config", "ClusterSpec", "Job", "load_config", "make_job", "cluster_spec",
            "scheduler_spec", "check_security", "BATCH_KINDS", "TLS_FILES",
@@ -234,6 +235,7 @@ class _Lines:
 
 
 def _read_text(path: str) -> str:
+    regular_file(path)
     if Path(path).is_dir():
         raise InputError("cannot read config: it is a folder, expected a YAML file", path)
     try:

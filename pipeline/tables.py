@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -28,7 +29,7 @@ from .errors import InputError
 
 __all__ = ["check_columns", "open_parquet", "ParquetRows", "file_digest", "to_payload",
            "from_payload", "atomic_file", "write_parquet", "ParquetSink", "read_parquet",
-           "writable_folder", "no_space", "BATCH_ROWS"]
+           "writable_folder", "no_space", "regular_file", "BATCH_ROWS"]
 
 BATCH_ROWS = 1 << 20  # rows per batch when a set is checked or read in pieces
 
@@ -117,8 +118,22 @@ def _fits(data: pa.ChunkedArray, column: Column, source: str, first_row: int,
                      f"{column.type}", source)
 
 
+def regular_file(path: str | Path) -> None:
+    """:class:`InputError` if ``path`` (through any links) is a FIFO, a device or a socket:
+    reading one would wait for a writer, or never end (``/dev/zero``).  An absent path or a
+    folder passes: the read that follows says what is wrong with it."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise InputError("is not a regular file (a FIFO, a device or a socket): expected a "
+                         "file", str(path))
+
+
 def open_parquet(path: str | Path, what: str = "Parquet file") -> pq.ParquetFile:
     """A Parquet file opened for reading; :class:`InputError` if it is missing or not one."""
+    regular_file(path)
     try:
         return pq.ParquetFile(path)
     except (OSError, pa.ArrowInvalid) as exc:
@@ -131,6 +146,7 @@ class ParquetRows:
 
     def __init__(self, path: str | Path):
         self.path = str(path)
+        regular_file(self.path)
         self._file = pq.ParquetFile(self.path)
         meta = self._file.metadata
         sizes = [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
@@ -179,6 +195,7 @@ def read_parquet(path: str | Path) -> pa.Table:
 def file_digest(path: str | Path) -> str:
     """sha256 of a file's bytes (hex), read in 4 MiB pieces."""
     digest = hashlib.sha256()
+    regular_file(path)
     with open(path, "rb") as handle:
         while chunk := handle.read(1 << 22):
             digest.update(chunk)

@@ -43,8 +43,12 @@ SOLVERS = __name__.rpartition(".")[0]  # this package: boardsweep.solvers
 @cache
 def _package_dir(top: str) -> Path | None:
     """The folder of the package ``top``: a top-level one or :data:`SOLVERS` (whose finding
-    imports only ``boardsweep`` itself, which imports nothing); None if it is not a package."""
-    spec = importlib.util.find_spec(top)
+    imports only ``boardsweep`` itself, which imports nothing); None if it is not a package
+    (or finding it fails: the registry's import then names the error)."""
+    try:
+        spec = importlib.util.find_spec(top)
+    except Exception:  # noqa: BLE001 - a parent package that raises when imported
+        return None
     if spec is None or not spec.submodule_search_locations:
         return None
     return Path(next(iter(spec.submodule_search_locations)))
@@ -57,8 +61,12 @@ def module_file(name: str) -> Path | None:
         top, rest = SOLVERS, name.split(".")[len(SOLVERS.split(".")):]
     base = _package_dir(top)
     if base is None:
-        spec = importlib.util.find_spec(top) if not rest else None
-        return Path(spec.origin) if spec is not None and spec.origin else None
+        try:
+            spec = importlib.util.find_spec(top) if not rest else None
+        except (ImportError, ValueError):
+            return None
+        found = Path(spec.origin) if spec is not None and spec.origin else None
+        return found if found is not None and found.is_file() else None  # not 'frozen'
     path = base.joinpath(*rest)
     for candidate in (path.with_suffix(".py"), path / "__init__.py"):
         if candidate.is_file():
@@ -66,10 +74,19 @@ def module_file(name: str) -> Path | None:
     return None
 
 
+def _parsed(path: Path) -> ast.Module:
+    """The module at ``path`` parsed; an empty one if it cannot be read or parsed (importing
+    it fails too, and the registry says so in one line)."""
+    try:
+        return ast.parse(path.read_bytes(), str(path))
+    except (OSError, SyntaxError, ValueError):
+        return ast.Module(body=[], type_ignores=[])
+
+
 @cache
 def is_presentation(path: Path) -> bool:
     """Whether the module file at ``path`` sets ``__presentation__ = True`` at top level."""
-    for node in ast.parse(path.read_bytes(), str(path)).body:
+    for node in _parsed(path).body:
         if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
                 and node.value.value is True
                 and any(isinstance(t, ast.Name) and t.id == "__presentation__"
@@ -83,7 +100,7 @@ def _imports(name: str, path: Path) -> set[str]:
     is_package = path.name == "__init__.py"
     package = name if is_package else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+    for node in ast.walk(_parsed(path)):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):

@@ -47,11 +47,13 @@ def _load(modules: tuple[str, ...]) -> dict[str, Problem]:
     for name in modules:
         try:
             module = importlib.import_module(name)
-        except ImportError as exc:
-            raise ParamError(f"cannot import problem module {name!r}: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - a syntax error or a raise in it, too
+            raise ParamError(f"cannot import problem module {name!r}: "
+                             f"{type(exc).__name__}: {exc}") from None
         problem = getattr(module, "PROBLEM", None)
         if not isinstance(problem, Problem):
-            raise ParamError(f"module {name!r} defines no PROBLEM (a solvers.contract.Problem)")
+            raise ParamError(f"module {name!r} defines no PROBLEM (a "
+                             "boardsweep.solvers.contract.Problem)")
         if problem.name in found:
             raise ParamError(f"two modules define a problem named {problem.name!r}")
         found[problem.name] = problem
