@@ -235,14 +235,31 @@ def no_space(exc: OSError) -> bool:
     return exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
+NAME_BYTES = 255  # a name in a folder, on Linux file systems
+PATH_BYTES = 480  # a whole path: SQLite opens no store whose path is over 512 bytes
+
+
+def _shown(path: Path) -> str:
+    """A path for a message: a long one cut in the middle."""
+    text = str(path)
+    return text if len(text) <= 120 else f"{text[:60]}...{text[-50:]}"
+
+
 def writable_folder(path: str | Path, folder: bool = False) -> None:
     """:class:`InputError` unless ``path`` can be written: a file (or with ``folder``, a
     folder) that is absent or of that kind, below folders that exist or can be made.
 
     Checked before any work and without writing anything (a test file is made and dropped
-    in the nearest folder that exists), so a bad output is one line and nothing left behind.
+    in the nearest folder that exists), so a bad output is one line and nothing left behind;
+    a name over :data:`NAME_BYTES` is refused, and so is a folder's path over
+    :data:`PATH_BYTES` (a run's output and state folders: its store is opened there).
     """
     path = Path(path)
+    long = max((len(os.fsencode(part)) for part in path.parts), default=0)
+    most = PATH_BYTES if folder else 4095  # a run's folders hold its store; a file, Linux's
+    if long > NAME_BYTES or len(os.fsencode(str(path.absolute()))) > most:
+        raise InputError(f"the name is too long: at most {NAME_BYTES} bytes a name and "
+                         f"{most} in all", _shown(path)) from None
     if path.exists() and path.is_dir() != folder:
         raise InputError(f"cannot write here: it is a {'file' if folder else 'folder'}, "
                          f"expected a {'folder' if folder else 'file'}", str(path))

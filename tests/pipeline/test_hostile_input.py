@@ -178,3 +178,19 @@ def test_a_home_folder_in_output_is_expanded_as_in_a_set_path(tmp_path, monkeypa
     config = load_config(tmp_path / "c.yaml")
     assert config.output == tmp_path / "home" / "res"
     assert config.state == tmp_path / "home" / "st"
+
+
+@pytest.mark.parametrize("args, most", [
+    (("run", "c.yaml"), 480),  # the output of the config: a 300-byte name
+    (("run", "c.yaml", "--output", "/".join(["d" * 200] * 5)), 480),  # SQLite's path limit
+    (("solve", "nqueens", "6", "--solutions", "s" * 300 + ".parquet"), 4095),
+], ids=["output-name", "output-path", "solutions-name"])
+def test_names_too_long_are_one_line_and_nothing_is_made(tmp_path, args, most):
+    (tmp_path / "c.yaml").write_text(f"output: {'r' * 300}\njobs: [{{name: q, problem: nqueens, "
+                                     "n: 4}]\n")
+    done = _run(tmp_path, *args)
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr.startswith(ERROR) and done.stderr.endswith(
+        f": the name is too long: at most 255 bytes a name and {most} in all\n"), done.stderr
+    assert len(done.stderr.splitlines()) == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["c.yaml"]
