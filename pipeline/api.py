@@ -18,8 +18,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from boardsweep import solvers
-from boardsweep.solvers.contract import CountProblem, InstanceProblem, Problem
+from boardsweep.solvers.contract import CountProblem, InstanceProblem
 from boardsweep.solvers.schema import Context, ParamError
 
 from . import app
@@ -27,21 +26,9 @@ from .content import rows_digest
 from .errors import InputError
 from .sets import set_from_table
 from .spec import Job, make_job, scheduler_spec
-from .tables import file_digest, read_parquet, regular_file
+from .tables import file_digest, read_parquet
 
 __all__ = ["count", "solve", "run", "load", "plan", "Results"]
-
-
-def _problem(name: str, kind: type) -> Problem:
-    try:
-        found = solvers.get(name)
-    except ParamError as exc:
-        raise InputError(exc.message) from None
-    if not isinstance(found, kind):
-        which = "count" if kind is CountProblem else "instance"
-        raise InputError(f"{name} is a {found.kind} problem: expected one of "
-                         f"{', '.join(solvers.names(which))}")
-    return found
 
 
 def _where(workers: int | None, scheduler: str | None, client: Any) -> app.Where:
@@ -61,7 +48,7 @@ def count(problem: str, *, workers: int | None = None, scheduler: str | None = N
     ``params`` are the solve command's arguments by name; small work runs in this process,
     other work on a local cluster (``workers``), an existing one (``scheduler``) or ``client``.
     """
-    found = _problem(problem, CountProblem)
+    found: CountProblem = app.problem(problem, "count")  # type: ignore[assignment]
     command = found.solve
     names = [name for name, _, _ in command.arguments]
     if set(params) != set(names):
@@ -89,17 +76,11 @@ def solve(problem: str, instances: pd.DataFrame | pa.Table | str | Path, *,
     or the path of a seed-format text file or Parquet set; ``options`` as the solve
     command's options (``counts=True``, say).
     """
-    found = _problem(problem, InstanceProblem)
+    found: InstanceProblem = app.problem(problem, "instance")  # type: ignore[assignment]
     try:
         if isinstance(instances, str | Path):
-            path = Path(instances).expanduser()
-            regular_file(path)
-            try:
-                with open(path, "rb") as handle:
-                    kind = "parquet" if handle.read(4) == b"PAR1" else "ingest"
-            except OSError as exc:
-                raise InputError(f"cannot read: {exc.strerror}", str(path)) from None
-            job = make_job(found, "solve", {**options, found.set_key: {kind: str(path)}},
+            source = app.set_source(Path(instances).expanduser())
+            job = make_job(found, "solve", {**options, found.set_key: source},
                            Context(str(Path.cwd())))
         else:
             checked = found.options.check(options, ()) if options else {}

@@ -21,6 +21,10 @@ from typing import Any
 
 import pyarrow as pa
 
+from boardsweep import solvers
+from boardsweep.solvers.contract import Problem
+from boardsweep.solvers.schema import ParamError
+
 from .claim import claim_output, output_id
 from .errors import InputError, JobError
 from .jobs import LOCAL_SECONDS, Runners, open_runner, run_job, run_once
@@ -30,10 +34,35 @@ from .publish import check_job_folder, prepare_state
 from .spec import ClusterSpec, Config, Job, config_from_mapping, load_config, state_folder
 from .spec import task_seconds as default_task_seconds
 from .store import Store, StoreDamaged, read_only
-from .tables import writable_folder
+from .tables import regular_file, writable_folder
 
 __all__ = ["Where", "Session", "open_session", "run_session", "plan_session", "PlanRow",
-           "one_shot", "dask_report"]
+           "one_shot", "dask_report", "problem", "set_source"]
+
+
+def problem(name: str, kind: str | None = None) -> Problem:
+    """The registered problem ``name`` (of ``kind``, count or instance, when given);
+    :class:`InputError` naming the ones there are otherwise."""
+    try:
+        found = solvers.get(name)
+    except ParamError as exc:
+        raise InputError(exc.message) from None
+    if kind is not None and found.kind != kind:
+        raise InputError(f"{name} is a {found.kind} problem: expected one of "
+                         f"{', '.join(solvers.names(kind))}")
+    return found
+
+
+def set_source(path: str | Path) -> dict:
+    """``{parquet: path}`` or ``{ingest: path}`` for an instance file, by its magic bytes."""
+    path = str(path)
+    regular_file(path)
+    try:
+        with open(path, "rb") as handle:
+            magic = handle.read(4)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path) from None
+    return {"parquet" if magic == b"PAR1" else "ingest": path}
 
 
 @dataclass(frozen=True)

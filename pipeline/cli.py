@@ -34,7 +34,7 @@ from .spec import (
     scheduler_spec,
 )
 from .store import Store
-from .tables import ParquetSink, atomic_file, regular_file, writable_folder
+from .tables import ParquetSink, atomic_file, writable_folder
 
 __all__ = ["cli", "main"]
 
@@ -283,17 +283,6 @@ def _count_solve(problem: CountProblem) -> click.Command:
     return _cluster_options(cmd)
 
 
-def _set_source(path: str) -> dict:
-    """``{parquet: path}`` or ``{ingest: path}`` by the file's magic bytes."""
-    regular_file(path)
-    try:
-        with open(path, "rb") as handle:
-            magic = handle.read(4)
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path) from None
-    return {"parquet" if magic == b"PAR1" else "ingest": path}
-
-
 def _output_for(out: str, source: str) -> None:
     """InputError unless ``out`` can be written and is not the input file ``source``."""
     if Path(out).resolve() == Path(source).resolve():
@@ -335,7 +324,7 @@ def _instance_solve(problem: InstanceProblem) -> click.Command:
     def callback(source, out, **values):
         where = _where(values)
         _output_for(out, source)
-        raw = {problem.set_key: _set_source(source),
+        raw = {problem.set_key: app.set_source(source),
                **_option_params(problem.options, values, f"solve {problem.name}: ")}
         job = _job(problem, raw, f"solve {problem.name}: ")
         with app.one_shot(job, where) as tables:
@@ -388,7 +377,7 @@ def _generate(problem: InstanceProblem) -> click.Command:
               help="Parquet file for the set.")
 def ingest(problem, source, out) -> None:
     """Turn a seed-format text file of PROBLEM into a Parquet board or puzzle set."""
-    found = _problem(problem, "instance")
+    found = app.problem(problem, "instance")
     _output_for(out, source)
     loaded = set_from_text(found, source, {})
     _write_table([loaded.table], found.set_table.schema(), out)
@@ -399,7 +388,7 @@ def ingest(problem, source, out) -> None:
 @click.argument("problem", metavar="PROBLEM")
 def judge(problem) -> None:
     """Read PROBLEM's seed input on stdin, write the seed's exact output on stdout."""
-    found = _problem(problem, None)
+    found = app.problem(problem, None)
     if found.judge is None:
         raise InputError(f"{problem} has no judge mode")
     if sys.stdin is None or sys.stdin.closed:
@@ -444,17 +433,6 @@ def report(results_dir) -> None:
     if not shown:
         raise InputError("no job results found (expected <job>/_boardsweep/manifest.json)",
                          results_dir)
-
-
-def _problem(name: str, kind: str | None) -> Problem:
-    try:
-        found = solvers.get(name)
-    except ParamError as exc:
-        raise InputError(exc.message) from None
-    if kind is not None and found.kind != kind:
-        raise InputError(f"{name} is a {found.kind} problem: expected one of "
-                         f"{', '.join(solvers.names(kind))}")
-    return found
 
 
 JUDGE_TASK_SECONDS = 5.0  # judge solves in this process: short tasks cost nothing, and
