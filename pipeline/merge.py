@@ -152,12 +152,13 @@ class TableMerge:
     def _loaded(self, point: PointPlan, records: list[Record]
                 ) -> Iterator[tuple[Record, pa.Table]]:
         """The rows of each of ``records`` (in order), verified; a record that fails is dropped
-        (and reported) instead.  Payloads are read in one pass, one at a time."""
+        (and reported) instead.  Payloads are read one at a time, only those of ``records``
+        (not of the point's records past a sweep that shrank)."""
         job = self.plan.job.name
-        wanted = {r.lo: r for r in records}
-        for stored in self.store.records(job, self.name, point.point_id, payloads=True):
-            record = wanted.get(stored.lo)
-            if record is None:
+        for record in records:
+            stored = self.store.record(job, self.name, point.point_id, record.lo)
+            if stored is None:  # gone since the chain was read: its units are computed again
+                self.bad.append(Bad(self.name, point.point_id, record.lo, "units missing"))
                 continue
             if stored.payload is None:  # compacted: the rows are in the published generation
                 rows = self._published(point, record)

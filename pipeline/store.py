@@ -363,20 +363,23 @@ class Store:
                 ) -> Iterator[Record]:
         """A point's records in unit order (with their payloads unless asked not to)."""
         what = "payload" if payloads else "NULL"
+        if payloads:  # one at a time: a point's rows may not fit in memory together
+            for lo, _ in self.spans(job, table, point):
+                found = self.record(job, table, point, lo)
+                if found is not None:
+                    yield found
+            return
         sql = (f"SELECT {_RECORD.format(payload=what)} FROM records WHERE job=? AND tbl=? AND "
                "point=? ORDER BY lo")
-        if not payloads:
-            for row in self._rows(sql, (job, table, point), _RECORD_TYPES):
-                yield Record(*row)
-            return
-        # payloads one at a time: a point's rows may not fit in memory together
-        los = [lo for lo, _ in self.spans(job, table, point)]
-        for lo in los:
-            rows = self._rows(f"SELECT {_RECORD.format(payload='payload')} FROM records WHERE "
-                              "job=? AND tbl=? AND point=? AND lo=?", (job, table, point, lo),
-                              _RECORD_TYPES)
-            if rows:
-                yield Record(*rows[0])
+        for row in self._rows(sql, (job, table, point), _RECORD_TYPES):
+            yield Record(*row)
+
+    def record(self, job: str, table: str, point: str, lo: int) -> Record | None:
+        """The record of a point that starts at unit ``lo``, with its payload (None if none)."""
+        rows = self._rows(f"SELECT {_RECORD.format(payload='payload')} FROM records WHERE "
+                          "job=? AND tbl=? AND point=? AND lo=?", (job, table, point, lo),
+                          _RECORD_TYPES)
+        return Record(*rows[0]) if rows else None
 
     def has_payload(self, job: str, table: str, point: str, lo: int) -> bool:
         """Whether a record still holds its rows (it is not compacted)."""
