@@ -251,7 +251,7 @@ def _publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunIn
         finger, placed = _stored(plan, name, store)
         if before and before.get("fingerprint") == finger and ours and old.verified(name):
             os.link(old.folder / f"{name}.parquet", path)  # unchanged: not rewritten
-            placements += placed
+            placements += placed if spec.merge == "rows" else []  # as the merge places
             tables[name] = dict(before, linked=True)
             records += before.get("records", 0)
             continue

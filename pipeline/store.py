@@ -29,6 +29,7 @@ computes everything again).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -321,7 +322,7 @@ class Store:
                 db.execute("COMMIT")
             except BaseException:  # e.g. Ctrl-C just after BEGIN ran: no half-open
                 if db.in_transaction:  # transaction left for the next commit to trip on
-                    with _quiet():
+                    with contextlib.suppress(sqlite3.Error):
                         db.execute("ROLLBACK")
                 raise
 
@@ -489,18 +490,8 @@ def read_only(path: str | Path, owner: str | None = None) -> tuple[Store | None,
     return store, ""
 
 
-class _quiet:
-    """Suppress SQLite's errors (a rollback after the database already rolled back)."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, value, tb):
-        return kind is not None and issubclass(kind, sqlite3.Error)
-
-
 def _close(db) -> None:
     """Close a connection (if any), ignoring its errors."""
     if db is not None:
-        with _quiet():
+        with contextlib.suppress(sqlite3.Error):
             db.close()
