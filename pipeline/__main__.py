@@ -1,5 +1,5 @@
 """``python -m boardsweep.pipeline`` runs the ``boardsweep`` command line too."""
 
-from .cli import main
+from .entry import main
 
 main()

@@ -25,6 +25,7 @@ from boardsweep import solvers
 from boardsweep.solvers.contract import Problem
 from boardsweep.solvers.schema import ParamError
 
+from . import stopping
 from .claim import claim_output, output_id
 from .errors import InputError, JobError
 from .jobs import LOCAL_SECONDS, Runners, open_runner, run_job, run_once
@@ -163,8 +164,19 @@ def run_session(session: Session, where: Where = Where(), *, fresh: bool = False
                     reports.append(report_path)
                     yield pair
 
+            small = _small_work(session, where, store)
+            if small is not None:
+                log(f"small work (about {small:.2g} CPU-s estimated): computed in this "
+                    "process, no cluster started (ask for one with --workers)")
+
+                @contextmanager
+                def cluster():
+                    with open_runner(None, problems, local=True) as pair:
+                        yield pair
+
             with Runners(cluster) as runners:
                 for job in jobs:
+                    stopping.check()  # a signal swallowed in a library callback stops here
                     try:
                         manifests[job.name] = run_job(job, out, state, store, runners, 0,
                                                       target, command)
@@ -173,13 +185,32 @@ def run_session(session: Session, where: Where = Where(), *, fresh: bool = False
                         failures.append(exc)
             if reports:
                 log(f"Dask performance report of this run: {reports[0]}")
-            else:
+            elif small is None:
                 log("nothing to compute: every result is stored; no cluster was started")
         finally:
             store.close()
     if failures:
         raise JobError(f"{len(failures)} of {len(jobs)} jobs failed (see above)")
     return manifests
+
+
+def _small_work(session: Session, where: Where, store: Store) -> float | None:
+    """The estimated CPU seconds of what the run must compute, if that is under
+    :data:`LOCAL_SECONDS` and nobody asked for a cluster (no ``--workers`` or scheduler, a
+    local cluster whose config names no worker count); None otherwise.  A cluster's start
+    costs seconds, more than such work itself."""
+    cluster = session.config.cluster
+    if where.chosen or cluster.kind != "local" or "workers" in cluster.options:
+        return None
+    seconds = 0.0
+    try:
+        for job in session.jobs:
+            seconds += plan_job(job, store).todo_seconds()
+            if seconds >= LOCAL_SECONDS:
+                return None
+    except StoreDamaged:
+        return None  # the run itself sets the store aside and plans again
+    return seconds
 
 
 @dataclass(frozen=True)

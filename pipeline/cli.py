@@ -13,28 +13,23 @@ import hashlib
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import pyarrow as pa
 
-from boardsweep import solvers
-from boardsweep.solvers.contract import CountProblem, FormatError, InstanceProblem, Problem
-from boardsweep.solvers.schema import Context, Flag, ParamError
-
-from . import app
-from . import report as reports
+from . import stopping
 from .errors import BoardsweepError, InputError, Interrupted
 from .progress import log, quiet_dask, setup_logging
-from .publish import table_metadata
-from .sets import decode_text, set_from_table, set_from_text
-from .spec import (
-    TLS_FILES,
-    Job,
-    make_job,
-    scheduler_spec,
-)
-from .store import Store
-from .tables import ParquetSink, atomic_file, writable_folder
+
+if TYPE_CHECKING:  # the modules that compute are imported by the commands that use them, so
+    # `boardsweep --help` and a mistyped option answer at once (see main)
+    import pyarrow as pa
+
+    from boardsweep.solvers.contract import CountProblem, InstanceProblem, Problem
+    from boardsweep.solvers.schema import ParamError
+
+    from . import app
+    from .spec import Job
 
 __all__ = ["cli", "main"]
 
@@ -47,17 +42,16 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context):
         try:
-            return super().invoke(ctx)
+            done = super().invoke(ctx)
+            stopping.check()  # a signal whose exception a library swallowed still stops
+            return done
         except BoardsweepError as exc:
             log_error(str(exc))
             ctx.exit(exc.exit_code)
         except (KeyboardInterrupt, Interrupted) as exc:
             stop = exc if isinstance(exc, Interrupted) else Interrupted(signal.SIGINT)
             quiet_dask()
-            kept = Store.committed
-            log_error(f"{stop.word} ({stop}); {kept} task{'s' * (kept != 1)} of this run kept, "
-                      "rerun to resume" if kept else f"{stop.word} ({stop}); nothing of this "
-                      "run was kept")
+            stopping.report(stop)
             ctx.exit(stop.exit_code)
 
 
@@ -90,6 +84,9 @@ def _cluster_options(func):
 
 def _where(values: dict) -> app.Where:
     """Take the cluster flags out of a command's values, checked as a config's keys are."""
+    from . import app
+    from .spec import TLS_FILES, scheduler_spec
+
     flags = {name: values.pop(name, None) for name in CLUSTER_FLAGS}
     tls = {name: flags[name] for name, _ in TLS_FILES}
     spec = scheduler_spec(flags["scheduler"], flags["scheduler_file"], flags["security"], tls)
@@ -134,6 +131,8 @@ def _param(exc: ParamError, prefix: str) -> InputError:
 @click.option("--dry-run", is_flag=True, help="Print the plan (as `boardsweep plan`) and stop.")
 def run(config, job_names, output, fresh, task_seconds_, dry_run, **flags) -> None:
     """Run every job of CONFIG (default config.yaml) into <output>/<job>/."""
+    from . import app
+
     where = _where(flags)
     if dry_run:
         _print_plan(config, job_names, output, where.workers, task_seconds_)
@@ -144,6 +143,8 @@ def run(config, job_names, output, fresh, task_seconds_, dry_run, **flags) -> No
 
 
 def _print_plan(config, job_names, output, workers, target_override) -> None:
+    from . import app
+
     session = app.open_session(config, job_names, output)
     threads, target, rows = app.plan_session(session, workers, target_override)
     click.echo(f"plan for {threads} workers, target task length {target:g} s")
@@ -173,6 +174,9 @@ def plan_command(config, job_names, output, workers, task_seconds_) -> None:
 def _write_table(pieces, schema: pa.Schema, path: str, job: Job | None = None) -> int:
     """Stream ``pieces`` into the Parquet file ``path`` (whole or not at all); a job's
     problem, version and params go in its footer, so ``report`` recognises the file."""
+    from .publish import table_metadata
+    from .tables import ParquetSink, atomic_file
+
     with atomic_file(path) as temp:
         sink = ParquetSink(temp, schema, None if job is None else table_metadata(job))
         try:
@@ -184,6 +188,10 @@ def _write_table(pieces, schema: pa.Schema, path: str, job: Job | None = None) -
 
 
 def _job(problem: Problem, raw: dict, prefix: str, only=None) -> Job:
+    from boardsweep.solvers.schema import Context, ParamError
+
+    from .spec import make_job
+
     try:
         job = make_job(problem, "solve", raw, Context(str(Path.cwd())))
     except ParamError as exc:
@@ -200,6 +208,9 @@ class _Problems(_Group):
         self.make = make
 
     def _commands(self) -> dict[str, click.Command]:
+        from boardsweep import solvers
+        from boardsweep.solvers.schema import ParamError
+
         try:
             found = solvers.problems()
         except ParamError as exc:
@@ -219,6 +230,8 @@ class _Problems(_Group):
 
 
 def _solve_command(problem: Problem) -> click.Command | None:
+    from boardsweep.solvers.contract import CountProblem, InstanceProblem
+
     if isinstance(problem, CountProblem):
         return _count_solve(problem)
     if isinstance(problem, InstanceProblem):
@@ -227,6 +240,8 @@ def _solve_command(problem: Problem) -> click.Command | None:
 
 
 def _generate_command(problem: Problem) -> click.Command | None:
+    from boardsweep.solvers.contract import InstanceProblem
+
     return _generate(problem) if isinstance(problem, InstanceProblem) else None
 
 
@@ -236,6 +251,13 @@ def solve() -> None:
 
 
 def _count_solve(problem: CountProblem) -> click.Command:
+    import pyarrow as pa
+
+    from boardsweep.solvers.schema import ParamError
+
+    from . import app
+    from .tables import writable_folder
+
     command = problem.solve
 
     def callback(**values):
@@ -285,6 +307,8 @@ def _count_solve(problem: CountProblem) -> click.Command:
 
 def _output_for(out: str, source: str) -> None:
     """InputError unless ``out`` can be written and is not the input file ``source``."""
+    from .tables import writable_folder
+
     if Path(out).resolve() == Path(source).resolve():
         raise InputError("is the input file too: choose another output file", out)
     writable_folder(out)
@@ -292,6 +316,8 @@ def _output_for(out: str, source: str) -> None:
 
 def _option_params(record, values: dict, prefix: str) -> dict:
     """Command-line option strings -> raw params, each parsed by its field's validator."""
+    from boardsweep.solvers.schema import Flag, ParamError
+
     out = {}
     for name, field in record.fields.items():
         value = values.get(name)
@@ -308,6 +334,8 @@ def _option_params(record, values: dict, prefix: str) -> dict:
 
 
 def _record_options(record) -> list[click.Option]:
+    from boardsweep.solvers.schema import Flag
+
     options = []
     for name, field in record.fields.items():
         text = field.doc or field.validator.describe()
@@ -321,6 +349,8 @@ def _record_options(record) -> list[click.Option]:
 
 
 def _instance_solve(problem: InstanceProblem) -> click.Command:
+    from . import app
+
     def callback(source, out, **values):
         where = _where(values)
         _output_for(out, source)
@@ -352,6 +382,9 @@ def generate() -> None:
 
 
 def _generate(problem: InstanceProblem) -> click.Command:
+    from . import app
+    from .tables import writable_folder
+
     def callback(out, **values):
         where = _where(values)
         writable_folder(out)
@@ -377,6 +410,9 @@ def _generate(problem: InstanceProblem) -> click.Command:
               help="Parquet file for the set.")
 def ingest(problem, source, out) -> None:
     """Turn a seed-format text file of PROBLEM into a Parquet board or puzzle set."""
+    from . import app
+    from .sets import set_from_text
+
     found = app.problem(problem, "instance")
     _output_for(out, source)
     loaded = set_from_text(found, source, {})
@@ -388,6 +424,14 @@ def ingest(problem, source, out) -> None:
 @click.argument("problem", metavar="PROBLEM")
 def judge(problem) -> None:
     """Read PROBLEM's seed input on stdin, write the seed's exact output on stdout."""
+    import pyarrow as pa
+
+    from boardsweep.solvers.contract import FormatError
+
+    from . import app
+    from .sets import decode_text, set_from_table
+    from .spec import Job
+
     found = app.problem(problem, None)
     if found.judge is None:
         raise InputError(f"{problem} has no judge mode")
@@ -425,6 +469,8 @@ def judge(problem) -> None:
 @click.argument("results_dir", type=click.Path(exists=True, file_okay=False))
 def report(results_dir) -> None:
     """Summary tables of RESULTS_DIR's jobs on stdout; figures and report.html beside them."""
+    from . import report as reports
+
     damaged: list[str] = []
     shown = reports.report(Path(results_dir), sys.stdout, damaged)
     if not shown and damaged:
@@ -439,12 +485,9 @@ JUDGE_TASK_SECONDS = 5.0  # judge solves in this process: short tasks cost nothi
 # show progress (and answer Ctrl-C) every few seconds
 
 
-def _terminate(signum, frame) -> None:
-    raise Interrupted(signum)
-
-
 def main() -> None:
-    """Entry point of the ``boardsweep`` console script (SIGTERM unwinds like Ctrl-C does)."""
-    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):  # a closed terminal, ^\
-        signal.signal(signum, _terminate)
-    cli(prog_name="boardsweep")
+    """The console script's entry point (:func:`boardsweep.pipeline.entry.main`, which routes
+    the signals before it imports this module)."""
+    from .entry import main as run
+
+    run()

@@ -14,10 +14,9 @@ settings.  Plain TCP elsewhere must be asked for, and the log warns about it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
-import signal
-import threading
 import time
 import warnings
 from collections.abc import Iterator
@@ -30,7 +29,7 @@ import dask
 from boardsweep.solvers.schema import ParamError
 
 from .batch import BATCH_TIMEOUT, batch_cluster, cancel_on_signals, job_ids, wait_for_batch_workers
-from .errors import ClusterError
+from .errors import ClusterError, Interrupted
 from .progress import LOGGER, adopt_dask_logging, log, quiet_dask, warn, worker_logging
 from .spec import BATCH_KINDS, ClusterSpec, check_security
 
@@ -98,9 +97,12 @@ def _local_worker_settings(options: dict) -> dict:
     an idle cluster's CPU by another 60% (``benchmarks/cluster_idle.py``).  The key
     ``profile: true`` turns the profiler back on.
     """
+    preload = list(dask.config.get("distributed.worker.preload", None) or [])
     return {"distributed.worker.profile.enabled": bool(options.get("profile", False)),
             "distributed.admin.system-monitor.interval": "2s",
-            "distributed.admin.tick.interval": "1s"}
+            "distributed.admin.tick.interval": "1s",
+            # Ctrl-C is the driver's: each worker ignores SIGINT from its start
+            "distributed.worker.preload": [*preload, f"{__package__}.local_worker"]}
 
 
 def dashboard_link(client) -> str:
@@ -185,29 +187,43 @@ def _workers_log_like_us() -> Iterator[None]:
 
 
 def _local_cluster(options: dict, workers: int | None):
-    """A LocalCluster on 127.0.0.1 whose worker processes ignore Ctrl-C: the driver alone
-    handles it (and closes them), so a Ctrl-C in a terminal prints no worker tracebacks."""
+    """A LocalCluster on 127.0.0.1 whose worker processes ignore Ctrl-C (:mod:`.local_worker`,
+    preloaded): the driver alone handles it, and closes them."""
     from distributed import LocalCluster
 
     count = workers or options.get("workers") or os.cpu_count() or 1
     # errors only (a worker's death is one); with -v all of Dask's lines
     quiet = False if LOGGER.isEnabledFor(logging.DEBUG) else logging.ERROR
-    previous = None
-    if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the workers
+    with _port_taken_is_no_news():
+        return LocalCluster(
+            n_workers=count,
+            threads_per_worker=options.get("threads_per_worker", 1),
+            processes=True, host="127.0.0.1",
+            memory_limit=options.get("memory_limit", "auto"),
+            dashboard_address=options.get("dashboard_address", "127.0.0.1:8787"),
+            silence_logs=quiet,
+        )
+
+
+def _kill_local_workers_on_a_signal(kind, exc, tb) -> bool:
+    """On the way out after a signal, kill this process's local worker processes before the
+    cluster closes: a worker busy compiling or searching answers no close request, and a
+    graceful close would wait for it well past the seconds Ctrl-C may take.  Their finished
+    results are in the store already; the rest is computed again by the next run."""
+    if not isinstance(exc, (Interrupted, KeyboardInterrupt)):
+        return False
+    import psutil
+
     try:
-        with _port_taken_is_no_news():
-            return LocalCluster(
-                n_workers=count,
-                threads_per_worker=options.get("threads_per_worker", 1),
-                processes=True, host="127.0.0.1",
-                memory_limit=options.get("memory_limit", "auto"),
-                dashboard_address=options.get("dashboard_address", "127.0.0.1:8787"),
-                silence_logs=quiet,
-            )
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
+        workers = [child for child in psutil.Process().children()
+                   if "multiprocessing.spawn" in " ".join(child.cmdline())]
+    except psutil.Error:
+        return False
+    for worker in workers:
+        with contextlib.suppress(psutil.Error):
+            worker.kill()
+    psutil.wait_procs(workers, timeout=2)
+    return False
 
 
 def _client_security(options: dict):
@@ -268,6 +284,7 @@ def open_client(spec: ClusterSpec, *, workers: int | None = None,
                 stack.enter_context(dask.config.set(_local_worker_settings(options)))
                 stack.enter_context(_workers_log_like_us())
                 client = Client(stack.enter_context(_local_cluster(options, workers)))
+                stack.push(_kill_local_workers_on_a_signal)  # runs before the cluster closes
             elif kind in BATCH_KINDS:
                 clusters: list = []  # the handler needs the jobs, and must outlive the cluster
                 stack.enter_context(cancel_on_signals(

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from . import stopping
 from .cluster import open_client
 from .errors import JobError
 from .merge import TableMerge
@@ -28,7 +29,7 @@ from .publish import Recompute, RunInfo, check_job_folder, publish
 from .run import Runner, RunStats, dask_runner, execute, local_runner
 from .spec import ClusterSpec, Job
 from .store import Store, StoreDamaged
-from .work import warm_up
+from .warm import warm_workers
 
 __all__ = ["run_job", "run_once", "open_runner", "Runners", "LOCAL_SECONDS",
            "MAX_VERIFY_ROUNDS"]
@@ -51,10 +52,13 @@ def open_runner(spec: ClusterSpec | None, problems: list[str], *, local: bool = 
         if client is None:
             client = stack.enter_context(open_client(spec or ClusterSpec(), workers=workers,
                                                      keys=keys))
-        seconds = client.run(warm_up, problems)
+        ready = warm_workers(client, problems)
         threads = sum(client.nthreads().values())
-        log(f"{len(seconds)} workers ready ({threads} threads; kernel warm-up "
-            f"{max(seconds.values(), default=0):.2f} s)")
+        compiled = sum(1 for r in ready.values() if any(p["compiled"]
+                                                        for p in r["problems"].values()))
+        log(f"{len(ready)} workers ready ({threads} threads; kernel warm-up "
+            f"{max((r['seconds'] for r in ready.values()), default=0):.2f} s"
+            + (f", {compiled} of them compiled kernels" if compiled else "") + ")")
         yield dask_runner(client, threads), threads
 
 
@@ -125,6 +129,7 @@ def run_job(job: Job, output: Path, state: Path, store: Store, runner: Runner | 
             if stats.failures:
                 raise _failed(job, stats, plan)
             workers = runners.threads if runners is not None else threads
+            stopping.check()  # nothing is published after a signal, even a swallowed one
             manifest = publish(plan_job(job, store), store, output, state,
                                RunInfo(started, workers, command), stats)
         except Recompute as exc:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from . import stopping
 from .plan import JobPlan, Task
 from .progress import Progress
 from .store import Record, Store
@@ -205,6 +206,7 @@ def execute(plan: JobPlan, runner: Runner, store: Store, task_seconds: float,
             for bundle, outcomes, error in batch:
                 _take(bundle, outcomes, error, packer, store, stats, progress, plan)
             store.commit()  # what came back is safe before the next wait
+            stopping.check()  # a signal swallowed in a library callback still stops the run
     finally:
         store.commit()
         progress.close()

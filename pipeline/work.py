@@ -21,7 +21,7 @@ from .content import rows_digest
 from .store import record_checksum
 from .tables import to_payload
 
-__all__ = ["Item", "Outcome", "run_bundle", "warm_up"]
+__all__ = ["Item", "Outcome", "run_bundle"]
 
 
 @dataclass(frozen=True)
@@ -78,15 +78,3 @@ def run_bundle(problem_name: str, version: str, items: list[Item]) -> list[Outco
         out.append(Outcome(payload, checksum, table.num_rows, time.thread_time() - start,
                            content=rows_digest(table)))
     return out
-
-
-def warm_up(problems: list[str]) -> float:
-    """Load each problem's kernels (numba cache), its code version and what a task's record needs
-    before the first task; seconds it took."""
-    start = time.perf_counter()
-    for name in problems:
-        problem = solvers.get(name)
-        problem.warm_up()
-        problem.version  # noqa: B018 - hashes the problem's sources once: 0.25 s of a first bundle
-    pa.array([0])  # pyarrow imports pandas at its first list conversion: 0.5 s of a first task
-    return time.perf_counter() - start

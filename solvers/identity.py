@@ -26,10 +26,11 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.util
+import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -74,25 +75,80 @@ def module_file(name: str) -> Path | None:
     return None
 
 
-def _parsed(path: Path) -> ast.Module:
-    """The module at ``path`` parsed; an empty one if it cannot be read or parsed (importing
-    it fails too, and the registry says so in one line)."""
+def _parsed(data: bytes, path: Path) -> ast.Module:
+    """``data`` (the file at ``path``) parsed; an empty module if it cannot be parsed
+    (importing it fails too, and the registry says so in one line)."""
     try:
-        return ast.parse(path.read_bytes(), str(path))
-    except (OSError, SyntaxError, ValueError):
+        return ast.parse(data, str(path))
+    except (SyntaxError, ValueError):
         return ast.Module(body=[], type_ignores=[])
 
 
-@cache
+def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of ``body`` at any depth (inside functions, classes, if, try, with,
+    loops and match cases): imports are statements, so no expression needs a visit."""
+    for node in body:
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            inner = getattr(node, field, None)
+            if isinstance(inner, list):
+                yield from _statements(inner)
+
+
+def _scan(data: bytes, path: Path) -> dict:
+    """What identity needs of a source: whether it is a presentation module, and its import
+    statements as ``[level, module, [names]]`` (relative ones unresolved)."""
+    tree = _parsed(data, path)
+    presentation = any(
+        isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+        and node.value.value is True
+        and any(isinstance(t, ast.Name) and t.id == "__presentation__" for t in node.targets)
+        for node in tree.body)
+    imports = []
+    for node in _statements(tree.body):
+        if isinstance(node, ast.Import):
+            imports += [[0, alias.name, []] for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            imports.append([node.level, node.module or "", [a.name for a in node.names]])
+    return {"presentation": presentation, "imports": imports}
+
+
+_FACTS: dict[str, dict] = {}  # content sha256 -> _scan of it, in this process
+
+
+def _facts(path: Path) -> dict:
+    """:func:`_scan` of the file at ``path``, memoised by its content's sha256 in this process
+    and under the cache root (parsing every source costs a second per process; a memo keyed by
+    content cannot be stale).  An unreadable file has no imports."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return {"presentation": False, "imports": []}
+    key = hashlib.sha256(data).hexdigest()
+    if key in _FACTS:
+        return _FACTS[key]
+    memo = cache_root() / "sources" / f"{key}.json"
+    try:
+        facts = json.loads(memo.read_text())
+        if isinstance(facts, dict) and set(facts) == {"presentation", "imports"}:
+            _FACTS[key] = facts
+            return facts
+    except (OSError, ValueError):
+        pass
+    facts = _FACTS[key] = _scan(data, path)
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        temp = memo.with_name(f"{memo.name}.{os.getpid()}.tmp")
+        temp.write_text(json.dumps(facts))
+        os.replace(temp, memo)
+    except OSError:
+        pass  # a read-only cache: parsed again next time
+    return facts
+
+
 def is_presentation(path: Path) -> bool:
     """Whether the module file at ``path`` sets ``__presentation__ = True`` at top level."""
-    for node in _parsed(path).body:
-        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
-                and node.value.value is True
-                and any(isinstance(t, ast.Name) and t.id == "__presentation__"
-                        for t in node.targets)):
-            return True
-    return False
+    return bool(_facts(path)["presentation"])
 
 
 def _imports(name: str, path: Path) -> set[str]:
@@ -100,18 +156,13 @@ def _imports(name: str, path: Path) -> set[str]:
     is_package = path.name == "__init__.py"
     package = name if is_package else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(_parsed(path)):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                parts = package.split(".")
-                base = ".".join(parts[:len(parts) - node.level + 1])
-                module = f"{base}.{node.module}" if node.module else base
-            else:
-                module = node.module or ""
-            found.add(module)
-            found.update(f"{module}.{alias.name}" for alias in node.names)  # submodules
+    for level, module, names in _facts(path)["imports"]:
+        if level:
+            parts = package.split(".")
+            base = ".".join(parts[:len(parts) - level + 1])
+            module = f"{base}.{module}" if module else base
+        found.add(module)
+        found.update(f"{module}.{alias}" for alias in names)  # submodules
     return found
 
 

@@ -1,5 +1,5 @@
 """``python -m boardsweep`` runs the ``boardsweep`` command line."""
 
-from boardsweep.pipeline.cli import main
+from boardsweep.pipeline.entry import main
 
 main()

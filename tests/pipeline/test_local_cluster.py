@@ -73,7 +73,7 @@ def test_warm_up_hashes_the_code_version_before_the_first_task():
     """The version check of a worker's first bundle must not pay for hashing the sources (0.25 s,
     which read as load imbalance on 2 workers): warm_up leaves it cached, in a fresh process."""
     script = ("import boardsweep.solvers.identity as i; "
-              "from boardsweep.pipeline.work import warm_up; "
+              "from boardsweep.pipeline.warm import warm_up; "
               "before = i._version.cache_info().currsize; warm_up(['nqueens']); "
               "print(before, i._version.cache_info().currsize)")
     out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,

@@ -11,6 +11,7 @@ is the wheel's.  Kernels compile there as on a new machine (a cache folder of it
 from __future__ import annotations
 
 import json
+import os
 import site
 import subprocess
 import sys
@@ -21,6 +22,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.pipeline import test_slurm as on_slurm
+
+slurm, job_name = on_slurm.slurm, on_slurm.job_name  # Slurm's fixtures: skip/fail, no jobs left
 
 PACKAGES = ("pipeline", "solvers")  # the repository's folders the wheel maps under boardsweep
 
@@ -142,3 +146,103 @@ def test_the_installed_package_runs_on_workers_started_apart(installed, tmp_path
             proc.terminate()
         for proc in procs:
             proc.wait(timeout=30)
+
+
+# A worker preload (Dask runs it inside each worker process, before it joins the scheduler):
+# it writes what that process is running and, after each task, which boardsweep modules it has
+# imported, to <folder>/<Slurm job id>.json.
+WITNESS = """
+import json, os, sys
+
+from distributed.diagnostics.plugin import WorkerPlugin
+
+FOLDER = {folder!r}
+
+
+def _write(record):
+    path = os.path.join(FOLDER, record["job"] + ".json")
+    with open(path + ".part", "w") as f:
+        json.dump(record, f)
+    os.replace(path + ".part", path)
+
+
+def _modules():
+    return {{name: getattr(module, "__file__", None) for name, module in list(sys.modules.items())
+            if name == "boardsweep" or name.startswith("boardsweep.")}}
+
+
+class Witness(WorkerPlugin):
+    def __init__(self, record):
+        self.record = record
+
+    def transition(self, key, start, finish, **kwargs):
+        if finish == "memory":
+            self.record["tasks"] += 1
+            self.record["modules"] = _modules()
+            _write(self.record)
+
+
+async def dask_setup(worker):
+    import boardsweep
+
+    record = {{"job": os.environ["SLURM_JOB_ID"], "executable": sys.executable,
+              "prefix": sys.prefix, "boardsweep": boardsweep.__file__, "tasks": 0,
+              "modules": _modules()}}
+    _write(record)
+    await worker.plugin_add(Witness(record), name="witness")
+"""
+
+
+def test_the_installed_package_runs_a_job_on_slurm_worker_jobs(installed, job_name, tmp_path):
+    """``cluster: {kind: slurm}`` from the installed command: the worker jobs run the fresh
+    venv's python, and the boardsweep their tasks import is the wheel's, not the checkout's."""
+    venv = Path(installed["python"]).parent.parent
+    folder = installed["cwd"] / "on-slurm"  # a store of its own: nothing reused from other runs
+    folder.mkdir()
+    (folder / "config.yaml").write_text(
+        f"output: results\ncluster: {{kind: slurm, job_name: {job_name}, interface: lo, "
+        "dashboard_address: ':0', workers: 2, cores: 1, memory: 1GB, walltime: '00:10:00'}\n"
+        "jobs:\n  - {name: q, problem: nqueens, n: '4..9'}\n"
+        "  - {name: w, problem: max_rooks, boards: {generate: {n: 5, density: 0.3, count: 50, "
+        "seed: 1}}}\n")
+    seen = tmp_path / "witness"
+    seen.mkdir()
+    preload = tmp_path / "witness.py"
+    preload.write_text(WITNESS.format(folder=str(seen)))
+    env = {**installed["env"], "DASK_DISTRIBUTED__WORKER__PRELOAD": str(preload)}
+    done = subprocess.run([installed["boardsweep"], "run"], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    done_read = subprocess.run(
+        [installed["python"], "-c", "import pyarrow.parquet as pq; t = pq.read_table("
+         "'results/q/counts.parquet'); print(t.column('count_text').to_pylist(), "
+         "pq.read_table('results/w/maxima.parquet').num_rows)"],
+        cwd=folder, env=installed["env"], capture_output=True, text=True, timeout=120)
+    assert done_read.stdout.strip() == "['2', '10', '4', '40', '92', '352'] 50", done_read.stderr
+
+    jobs = on_slurm._worker_jobs(done.stderr)
+    assert len(jobs) == 2 and set(jobs) <= set(on_slurm._jobs(job_name)), done.stderr
+    for job in jobs:  # the job script Slurm ran starts the worker with the venv's python
+        script = subprocess.run(["scontrol", "write", "batch_script", job, "-"],
+                                capture_output=True, text=True, timeout=30)
+        assert f"\n{installed['python']} -m distributed.cli.dask_worker " in script.stdout, \
+            script.stdout + script.stderr
+        assert on_slurm._job(job)["JobName"] == job_name
+    # and inside each worker process: the venv's interpreter, the wheel's boardsweep
+    purelib = subprocess.run([installed["python"], "-c", "import sysconfig; "
+                              "print(sysconfig.get_paths()['purelib'])"], check=True,
+                             capture_output=True, text=True).stdout.strip()
+    site_boardsweep = f"{purelib}/boardsweep/"
+    assert site_boardsweep.startswith(f"{venv}/") and not site_boardsweep.startswith(str(ROOT))
+    records = {p.stem: json.loads(p.read_text()) for p in seen.glob("*.json")}
+    assert set(records) == set(jobs), (records, done.stderr)
+    for record in records.values():
+        assert record["executable"] == installed["python"], record
+        assert os.path.samefile(record["prefix"], venv), record
+        assert record["boardsweep"] == site_boardsweep + "__init__.py", record
+        files = [f for f in record["modules"].values() if f is not None]
+        assert files and all(f.startswith(site_boardsweep) for f in files), record
+    worked = [r for r in records.values() if r["tasks"]]
+    assert worked and all({"boardsweep.solvers.nqueens", "boardsweep.solvers.max_rooks"}
+                          <= r["modules"].keys() for r in worked), records
+    assert not on_slurm._wait_ended(job_name, 20), on_slurm._jobs(job_name)

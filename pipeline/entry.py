@@ -1,0 +1,23 @@
+"""The ``boardsweep`` console script's entry point: signals are routed before anything else
+is imported, so Ctrl-C during the imports is one line too (see :mod:`.stopping`)."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> None:
+    """Route the signals, then run the command line."""
+    from . import stopping
+    from .errors import Interrupted
+
+    stopping.install()
+    try:
+        from .cli import cli
+    except Interrupted as stop:
+        stopping.report(stop)
+        sys.exit(stop.exit_code)
+    try:
+        cli(prog_name="boardsweep")
+    finally:
+        stopping.finishing()

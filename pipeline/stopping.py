@@ -1,0 +1,131 @@
+"""Stopping on a signal in every phase: one line, exit 128 + signal, within a few seconds.
+
+SIGINT (Ctrl-C), SIGTERM, SIGHUP (a closed terminal) and SIGQUIT raise
+:class:`~boardsweep.pipeline.errors.Interrupted` in the main thread, which unwinds the command:
+the cluster is closed, the store commits what came back, and the command line prints one line.
+
+Unwinding is not always prompt, and not always possible: the exception can land inside a
+library's callback that prints and drops it (distributed's garbage-collection hook does), or in
+C code that does not return for a while (a cluster starting, a kernel compiling).  So the first
+signal also starts a watchdog: if the process is still here :data:`GRACE_SECONDS` later, it
+prints the line itself, kills this process's children (local workers, their compilers) and
+exits with the signal's status.  Nothing is lost by that: the store commits each result in a
+transaction and every published file is renamed into place whole.  And a command that returns
+normally after a swallowed signal still exits with the signal's status (:func:`check`).
+
+A SIGINT that this process inherited as ignored (a job started with ``&`` by a shell that is
+not interactive, or under ``nohup``) stays ignored, as the shell meant.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+import signal
+import sys
+import threading
+
+import psutil
+
+from .errors import Interrupted
+
+__all__ = ["install", "finishing", "check", "received", "report", "GRACE_SECONDS", "SIGNALS"]
+
+GRACE_SECONDS = 4.0  # after the first signal, the process is gone by then whatever it was doing
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+
+_state: dict = {"signum": None, "reported": False, "finishing": False}
+_lock = threading.Lock()
+
+
+def install() -> None:
+    """Route :data:`SIGNALS` to :class:`Interrupted` and the watchdog (main thread only)."""
+    for signum in SIGNALS:
+        if signum == signal.SIGINT and signal.getsignal(signum) is signal.SIG_IGN:
+            continue
+        signal.signal(signum, _handler)
+    atexit.register(_at_exit)  # registered first, so it runs after every library's own
+
+
+def finishing() -> None:
+    """The command is done: a signal from now on (while Dask's exit hooks run) is not raised
+    into them, but still ends the process with its own status and line (:func:`_at_exit`)."""
+    _state["finishing"] = True
+
+
+def _handler(signum, frame) -> None:
+    if _state["signum"] is not None:
+        return  # the first signal is being honoured; the watchdog bounds how long it takes
+    _state["signum"] = signum
+    threading.Thread(target=_watchdog, name="boardsweep-stop", daemon=True).start()
+    if not _state["finishing"]:
+        raise Interrupted(signum)
+
+
+def _at_exit() -> None:
+    """The last exit hook.  If a signal came while the other hooks ran, the process ends here
+    with the signal's status and line.  Otherwise the signals are ignored for what is left of
+    the teardown: Python puts the default handlers back in place of its own near its end, and
+    a Ctrl-C then killed the finished process silently; ignored, the command's status stands
+    (Python leaves an ignored signal ignored)."""
+    if not _state["finishing"]:
+        return  # not the command line's process (an import of this module, a test)
+    if _state["signum"] is not None and not _state["reported"]:
+        stop = Interrupted(_state["signum"])
+        logging.shutdown()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError, AttributeError):
+                pass
+        report(stop)
+        os._exit(stop.exit_code)
+    for signum in SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
+
+
+def received() -> int | None:
+    """The first signal this process received, or None."""
+    return _state["signum"]
+
+
+def check() -> None:
+    """Raise :class:`Interrupted` if a signal arrived (its exception may have been swallowed)."""
+    if _state["signum"] is not None:
+        raise Interrupted(_state["signum"])
+
+
+def _line(stop: Interrupted) -> str:
+    store = sys.modules.get(f"{__package__}.store")  # imported only by commands that keep any
+    kept = getattr(getattr(store, "Store", None), "committed", 0)
+    if kept:
+        return (f"{stop.word} ({stop}); {kept} task{'s' * (kept != 1)} of this run kept, "
+                "rerun to resume")
+    return f"{stop.word} ({stop}); nothing of this run was kept"
+
+
+def report(stop: Interrupted) -> None:
+    """Print the one line of an interrupted command (once, whoever gets here first)."""
+    with _lock:
+        if _state["reported"]:
+            return
+        _state["reported"] = True
+    os.write(2, f"boardsweep: error: {_line(stop)}\n".encode())
+
+
+def _watchdog() -> None:
+    threading.Event().wait(GRACE_SECONDS)
+    stop = Interrupted(_state["signum"])
+    report(stop)
+    try:
+        children = psutil.Process().children(recursive=True)
+    except psutil.Error:
+        children = []
+    for child in children:
+        try:
+            child.kill()
+        except psutil.Error:
+            pass
+    psutil.wait_procs(children, timeout=1)
+    os._exit(stop.exit_code)

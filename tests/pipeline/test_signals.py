@@ -1,0 +1,111 @@
+"""Ctrl-C and SIGTERM in every phase of a run, cold and warm: imports, the driver's own
+kernels, cluster start, the workers' compile, tasks, merge, publication and the report.
+
+Each case starts ``boardsweep run`` in a session of its own, sends the signal at one instant
+(SIGINT to the whole group, as a terminal does; SIGTERM to the driver, as a batch system does)
+and checks what a user sees: exit 130 or 143 within :data:`STOP_SECONDS`, the one error line
+and no traceback (from the driver or its workers), and no process of the run left behind.  The
+cold cases get an empty kernel cache each, so their instants fall in the compile; the warm
+ones share a cache that a first, whole run filled.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from tests.conftest import BOARDSWEEP, run_env
+
+STOP_SECONDS = 5.0
+CONFIG = """output: results
+cluster: {kind: local, workers: 2}
+jobs:
+  - {name: queens, problem: nqueens, n: "1..14"}
+  - {name: mixed, problem: queens_rooks, total: "1..9"}
+  - {name: walled, problem: max_rooks, boards: {generate: {n: [4, 8], density: 0.3,
+                                                           count: 2000, seed: 7}}}
+  - {name: slants, problem: slant, puzzles: {generate: {n: [5, 10], count: 100, seed: 3}}}
+"""
+# warm: fractions of the whole warm run's time, so the last falls in publication and the report
+WARM = [(0.03, signal.SIGINT), (0.2, signal.SIGTERM), (0.45, signal.SIGINT),
+        (0.65, signal.SIGTERM), (0.85, signal.SIGINT)]
+# cold: seconds, all inside the first kernels' compile (a cold run here takes about 40 s)
+COLD = [(1.0, signal.SIGTERM), (3.0, signal.SIGINT), (6.0, signal.SIGTERM),
+        (10.0, signal.SIGINT), (15.0, signal.SIGTERM)]
+LINE = re.compile(r"boardsweep: error: (interrupted|terminated) \((SIGINT|SIGTERM)\); "
+                  r"(nothing of this run was kept|\d+ tasks? of this run kept, rerun to resume)")
+
+
+def _run(folder: Path, cache: Path, at: float | None, signum: int | None):
+    """``boardsweep run`` in ``folder``; the signal at ``at`` seconds (None: let it finish).
+    Returns (exit status, stderr, seconds from the signal to the exit, processes left)."""
+    env = {**run_env(), "BOARDSWEEP_CACHE": str(cache)}
+    proc = subprocess.Popen([*BOARDSWEEP, "run"], cwd=folder, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    family: list[psutil.Process] = []
+    try:
+        if at is None:
+            return proc.wait(timeout=600), proc.stderr.read(), 0.0, []
+        deadline = time.monotonic() + at
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:  # every process of the run, even one gone by the time of the signal
+                family += [p for p in psutil.Process(proc.pid).children(recursive=True)
+                           if p not in family]
+            except psutil.Error:
+                pass
+            time.sleep(0.05)
+        assert proc.poll() is None, f"the run ended before {at} s:\n{proc.stderr.read()}"
+        sent = time.monotonic()
+        if signum == signal.SIGINT:
+            os.killpg(proc.pid, signum)  # what a terminal's Ctrl-C does
+        else:
+            proc.send_signal(signum)
+        err = proc.communicate(timeout=60)[1]
+        took = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    time.sleep(1)
+    left = [p for p in family if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    return proc.returncode, err, took, left
+
+
+def _check(case: str, returncode: int, err: str, took: float, left, signum: int) -> None:
+    assert returncode == 128 + signum, f"{case}: exit {returncode}\n{err}"
+    assert took <= STOP_SECONDS, f"{case}: {took:.1f} s to stop\n{err}"
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, f"{case}:\n{err}"
+    errors = [line for line in err.splitlines() if "error" in line.lower()]
+    assert len(errors) == 1 and LINE.fullmatch(errors[0]), f"{case}:\n{err}"
+    assert signal.Signals(signum).name in errors[0], f"{case}:\n{err}"
+    assert not left, f"{case}: left behind {left}"
+
+
+@pytest.mark.parametrize("cases,cold", [(COLD, True), (WARM, False)], ids=["cold", "warm"])
+def test_a_signal_at_any_instant_stops_the_run_at_once_in_one_line(tmp_path, cases, cold):
+    """Five instants each, SIGINT and SIGTERM alternating, from the imports to the report."""
+    cache, scale = tmp_path / "cache", 1.0
+    if not cold:
+        for name in ("fill", "time"):  # the second is warm and gives the run's length
+            warm = tmp_path / name
+            warm.mkdir()
+            (warm / "config.yaml").write_text(CONFIG)
+            start = time.monotonic()
+            returncode, err, _, _ = _run(warm, cache, None, None)
+            assert returncode == 0, err
+        scale = time.monotonic() - start
+    for i, (fraction, signum) in enumerate(cases):
+        at = round(fraction * scale, 2)
+        folder = tmp_path / f"case{i}"
+        folder.mkdir()
+        (folder / "config.yaml").write_text(CONFIG)
+        case = f"{'cold' if cold else 'warm'} run, {signal.Signals(signum).name} at {at} s"
+        own = tmp_path / f"cache{i}" if cold else cache
+        _check(case, *_run(folder, own, at, signum), signum)

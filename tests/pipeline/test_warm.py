@@ -1,0 +1,46 @@
+"""Kernels compiled once per machine: on a cold cache, each problem compiles in one worker
+while another worker compiles another problem, and the rest load what was compiled."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.conftest import run_env
+
+SCRIPT = """
+import json, logging, sys
+from distributed import Client, LocalCluster
+from boardsweep.pipeline.progress import setup_logging
+from boardsweep.pipeline.warm import warm_workers
+setup_logging(0)
+if __name__ == "__main__":
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        ready = warm_workers(client, sys.argv[1].split(","))
+        again = warm_workers(client, sys.argv[1].split(","))
+    print(json.dumps([ready, again]))
+"""
+
+
+def test_a_cold_cache_compiles_each_problem_once_on_different_workers(tmp_path):
+    problems = ["queens_rooks", "max_rooks"]
+    (tmp_path / "warm.py").write_text(SCRIPT)
+    env = {**run_env(), "BOARDSWEEP_CACHE": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "warm.py", ",".join(problems)], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    ready, again = json.loads(done.stdout.splitlines()[-1])
+    assert len(ready) == 2
+    for name in problems:
+        compiled = [w for w, r in ready.items() if r["problems"][name]["compiled"]]
+        assert len(compiled) == 1, (name, ready)  # one compile; the other worker loaded it
+    # each worker compiled a problem of its own (they started at different problems)
+    assert sorted(sum(1 for p in r["problems"].values() if p["compiled"])
+                  for r in ready.values()) == [1, 1], ready
+    # warm now: nothing compiles again, anywhere
+    assert not any(p["compiled"] for r in again.values() for p in r["problems"].values())
+    slowest = max(r["seconds"] for r in ready.values())
+    if slowest > 12:  # the driver spoke while it waited
+        assert "kernels: ready" in done.stderr, done.stderr
