@@ -19,6 +19,7 @@ import numpy as np
 
 from boardsweep.solvers.contract import Point
 
+from .progress import ticking
 from .spec import Job
 from .store import Store, point_id
 
@@ -175,7 +176,14 @@ def tile(spans: Iterable[tuple[int, int]], units: int) -> tuple[list[int], list[
 
 
 def plan_job(job: Job, store: Store | None) -> JobPlan:
-    """The job's points for each of its tables, minus the unit ranges ``store`` holds."""
+    """The job's points for each of its tables, minus the unit ranges ``store`` holds (a line
+    every few seconds while that takes long: on a first run, planning compiles kernels)."""
+    with ticking(lambda s: f"{job.name}: planning, {s:.0f} s (on a machine's first run this "
+                 "compiles the kernels the plan counts with)"):
+        return _plan_job(job, store)
+
+
+def _plan_job(job: Job, store: Store | None) -> JobPlan:
     problem = job.problem
     version = problem.version
     points = []

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TextIO
 
-__all__ = ["Progress", "log", "warn", "setup_logging", "adopt_dask_logging", "quiet_dask",
-           "worker_logging",
-           "LOGGER"]
+__all__ = ["Progress", "log", "warn", "ticking", "setup_logging", "adopt_dask_logging",
+           "quiet_dask", "worker_logging", "LOGGER", "TICK_SECONDS"]
 
 LOGGER = logging.getLogger("boardsweep")
 
@@ -29,6 +31,28 @@ def log(message: str) -> None:
 def warn(message: str) -> None:
     """One warning line on stderr."""
     LOGGER.warning(message)
+
+
+TICK_SECONDS = 10.0  # a phase without progress of its own says it is alive this often
+
+
+@contextmanager
+def ticking(line: Callable[[float], str], every: float = TICK_SECONDS) -> Iterator[None]:
+    """While the block runs, log ``line(seconds so far)`` every ``every`` seconds (a phase
+    with no progress of its own, such as a first run's compile, is never silent for long)."""
+    done = threading.Event()
+    start = time.monotonic()
+
+    def tick() -> None:
+        while not done.wait(every):
+            log(line(time.monotonic() - start))
+
+    thread = threading.Thread(target=tick, name="boardsweep-tick", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
 
 
 STAMPED = "%(asctime)s %(name)s %(levelname)s: %(message)s"

@@ -44,3 +44,28 @@ def test_a_cold_cache_compiles_each_problem_once_on_different_workers(tmp_path):
     slowest = max(r["seconds"] for r in ready.values())
     if slowest > 12:  # the driver spoke while it waited
         assert "kernels: ready" in done.stderr, done.stderr
+
+
+def test_a_phase_without_progress_of_its_own_says_it_is_alive(caplog):
+    """``ticking`` logs its line on schedule while the block runs, and stops after it."""
+    import logging
+    import time
+
+    from boardsweep.pipeline.progress import LOGGER, ticking
+
+    def said() -> list[str]:
+        return [r.getMessage() for r in caplog.records if r.getMessage().startswith("busy")]
+
+    LOGGER.propagate, was = True, LOGGER.propagate
+    try:
+        with caplog.at_level(logging.INFO, logger="boardsweep"):
+            with ticking(lambda s: f"busy {s:.2f} s", every=0.05):
+                time.sleep(0.5)
+            during = said()
+            time.sleep(0.3)
+            after = said()
+    finally:
+        LOGGER.propagate = was
+    assert len(during) >= 2, during
+    assert all(float(line.split()[1]) >= 0.05 for line in during), during
+    assert len(after) <= len(during) + 1, after  # at most one tick in flight at the exit
