@@ -9,6 +9,7 @@ the ETA follows from the rate at which estimated work gets done.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
 import threading
@@ -74,6 +75,27 @@ class _Format(logging.Formatter):
         return super().format(record)
 
 
+class _LogFile(logging.FileHandler):
+    """``--log-file``: a file that cannot be written to (a full disk, ``/dev/full``) sends
+    the log to stderr from then on, after one line saying so, instead of a traceback per
+    line (logging's own handling of a failed write)."""
+
+    def __init__(self, path: str, fallback: TextIO):
+        super().__init__(path)
+        self.fallback = fallback
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's hook
+        error = sys.exc_info()[1]
+        why = getattr(error, "strerror", None) or str(error)
+        with contextlib.suppress(OSError, ValueError):
+            self.stream.close()
+        self.stream = self.fallback
+        self.fallback.write(f"boardsweep: warning: --log-file {self.baseFilename}: cannot "
+                            f"write ({why}); the log goes to stderr from here\n")
+        with contextlib.suppress(Exception):
+            self.fallback.write(self.format(record) + "\n")
+
+
 def setup_logging(verbosity: int = 0, log_file: str | None = None,
                   stream: TextIO | None = None) -> None:
     """One handler for boardsweep's lines and Dask's: stderr (or ``log_file``), timestamps
@@ -84,7 +106,7 @@ def setup_logging(verbosity: int = 0, log_file: str | None = None,
     _chosen.update(stamped=stamped, log_file=log_file)
     for name in ("boardsweep", "distributed", "dask_jobqueue"):
         # a handler each: Dask's LocalCluster quietens the handlers of "distributed" only
-        handler: logging.Handler = (logging.FileHandler(log_file) if log_file
+        handler: logging.Handler = (_LogFile(log_file, stream) if log_file
                                     else logging.StreamHandler(stream))
         handler.setFormatter(_Format(stamped))
         handler._boardsweep = True  # type: ignore[attr-defined]

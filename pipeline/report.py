@@ -226,8 +226,13 @@ def report(results: Path, out: TextIO, damaged: list[str] | None = None) -> int:
             section.figures.append((title, name, pngs[name]))
         sections.append(section)
     if sections:
-        _write(results / REPORT_FOLDER, pngs,
-               render(str(results), time.strftime("%Y-%m-%d %H:%M"), sections))
+        folder = results / REPORT_FOLDER
+        try:
+            _write(folder, pngs, render(str(results), time.strftime("%Y-%m-%d %H:%M"),
+                                        sections))
+        except OSError as exc:  # a read-only archive, or _report taken by a file
+            warn(f"{folder}: cannot write the figures and report.html "
+                 f"({exc.strerror or exc}); the tables are on stdout")
     for text in printed:
         out.write(text)
     return len(sections)

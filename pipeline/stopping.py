@@ -35,16 +35,26 @@ __all__ = ["install", "finishing", "check", "received", "report", "GRACE_SECONDS
 GRACE_SECONDS = 4.0  # after the first signal, the process is gone by then whatever it was doing
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 
-_state: dict = {"signum": None, "reported": False, "finishing": False}
+_state: dict = {"signum": None, "raised": False, "reported": False, "finishing": False}
 _lock = threading.Lock()
 
 
 def install() -> None:
-    """Route :data:`SIGNALS` to :class:`Interrupted` and the watchdog (main thread only)."""
+    """Route :data:`SIGNALS` to :class:`Interrupted` and the watchdog (main thread only).
+
+    The watchdog does not wait for the Python handler: that runs only when the main thread
+    runs Python, and a kernel can keep it in compiled code for hours (``judge`` searches in
+    this process).  The C-level handler writes each signal's number to a pipe at once
+    (``signal.set_wakeup_fd``), and a thread reading it starts the watchdog's clock."""
     for signum in SIGNALS:
         if signum == signal.SIGINT and signal.getsignal(signum) is signal.SIG_IGN:
             continue
         signal.signal(signum, _handler)
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    threading.Thread(target=_watch, args=(read,), name="boardsweep-signals",
+                     daemon=True).start()
     atexit.register(_at_exit)  # registered first, so it runs after every library's own
 
 
@@ -54,13 +64,36 @@ def finishing() -> None:
     _state["finishing"] = True
 
 
+def _first(signum: int) -> None:
+    with _lock:
+        if _state["signum"] is None:
+            _state["signum"] = signum
+
+
 def _handler(signum, frame) -> None:
-    if _state["signum"] is not None:
+    if _state["raised"]:
         return  # the first signal is being honoured; the watchdog bounds how long it takes
-    _state["signum"] = signum
-    threading.Thread(target=_watchdog, name="boardsweep-stop", daemon=True).start()
+    _state["raised"] = True
+    _first(signum)
     if not _state["finishing"]:
-        raise Interrupted(signum)
+        raise Interrupted(_state["signum"])
+
+
+def _watch(read: int) -> None:
+    """Wait for the first of :data:`SIGNALS` on the wakeup pipe, then run the watchdog."""
+    wanted = {int(s) for s in SIGNALS}
+    while True:
+        try:
+            data = os.read(read, 64)
+        except OSError:
+            return
+        if not data:
+            return
+        for signum in data:
+            if signum in wanted:
+                _first(signum)
+                _watchdog()
+                return
 
 
 def _at_exit() -> None:

@@ -65,6 +65,10 @@ def check_columns(table: pa.Table, spec: Table, source: str, first_row: int = 0,
     index of the table's first row in the whole set).  Columns not declared are dropped.
     """
     names = [c.name for c in spec.columns]
+    twice = sorted({n for n in table.column_names if table.column_names.count(n) > 1})
+    if twice:  # which of the two is meant cannot be told
+        raise InputError(f"not a {what}: column(s) {', '.join(twice)} appear more than once",
+                         source)
     missing = [c.name for c in spec.columns if c.name not in table.column_names
                and not c.nullable]  # a nullable column left out is all nulls
     if missing:

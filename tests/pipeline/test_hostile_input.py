@@ -194,3 +194,75 @@ def test_names_too_long_are_one_line_and_nothing_is_made(tmp_path, args, most):
         f": the name is too long: at most 255 bytes a name and {most} in all\n"), done.stderr
     assert len(done.stderr.splitlines()) == 1
     assert [p.name for p in tmp_path.iterdir()] == ["c.yaml"]
+
+
+def test_a_log_file_that_cannot_be_written_sends_the_log_to_stderr_in_one_line(tmp_path):
+    """``--log-file /dev/full``: every write fails (ENOSPC); one warning, then the log on
+    stderr, no traceback, and the command's own answer unchanged."""
+    (tmp_path / "config.yaml").write_text(
+        "output: out\njobs:\n  - {name: q, problem: nqueens, n: '4..8'}\n")
+    done = _run(tmp_path, "--log-file", "/dev/full", "plan")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "Logging error" not in done.stderr, done.stderr
+    warnings = [line for line in done.stderr.splitlines() if "--log-file" in line]
+    assert warnings == ["boardsweep: warning: --log-file /dev/full: cannot write (No space "
+                        "left on device); the log goes to stderr from here"], done.stderr
+    assert "q: planned in" in done.stderr
+    assert done.stdout.startswith("plan for ")
+
+
+def test_a_parquet_set_with_a_column_name_twice_is_one_line(tmp_path):
+    """Parquet allows two columns of one name; which one holds the boards cannot be told, so
+    the set is refused in one line (it was a KeyError traceback)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    done = _run(tmp_path, "generate", "max_rooks", "--n", "4", "--density", "0.3", "--count",
+                "3", "--seed", "1", "-o", "good.parquet")
+    assert done.returncode == 0, done.stderr
+    good = pq.read_table(tmp_path / "good.parquet")
+    pq.write_table(pa.Table.from_arrays([*good.columns, good.column("cells")],
+                                        names=[*good.column_names, "cells"]),
+                   tmp_path / "twice.parquet")
+    done = _run(tmp_path, "solve", "max_rooks", "twice.parquet", "-o", "out.parquet")
+    _one_line(done, f"{ERROR}{tmp_path / 'twice.parquet'}: not a max_rooks boards set: "
+                    "column(s) cells appear more than once")
+    assert not (tmp_path / "out.parquet").exists()
+
+
+@pytest.mark.parametrize("blocker", ["read-only", "file"])
+def test_report_where_its_figures_cannot_go_prints_the_tables_and_one_warning(tmp_path,
+                                                                              blocker):
+    """A results folder one may read but not write (an archive: a read-only bind mount here),
+    or ``_report`` taken by a file: the tables still come on stdout, one warning says why there
+    are no figures, no traceback."""
+    from tests.pipeline.test_bad_input import _unavailable
+
+    (tmp_path / "config.yaml").write_text(
+        "output: out\njobs:\n  - {name: q, problem: nqueens, n: '4..8'}\n")
+    done = _run(tmp_path, "run")
+    assert done.returncode == 0, done.stderr
+    results = tmp_path / "out"
+    mounted = False
+    if blocker == "file":
+        (results / "_report").write_text("not a folder\n")
+    else:
+        if os.geteuid() != 0:
+            _unavailable("a read-only bind mount needs root")
+        for step in (["mount", "--bind", str(results), str(results)],
+                     ["mount", "-o", "remount,bind,ro", str(results)]):
+            made = subprocess.run(step, capture_output=True, text=True)
+            if made.returncode:
+                _unavailable(f"{' '.join(step)} failed: {made.stderr.strip()}")
+            mounted = True
+    try:
+        done = _run(tmp_path, "report", "out")
+    finally:
+        if mounted:
+            subprocess.run(["umount", str(results)], check=True)
+    assert done.returncode == 0, done.stderr
+    assert " 92" in done.stdout and "== q" in done.stdout, done.stdout
+    assert "Traceback" not in done.stderr
+    lines = [line for line in done.stderr.splitlines() if "_report" in line]
+    assert len(lines) == 1 and "cannot write the figures and report.html" in lines[0], \
+        done.stderr

@@ -109,3 +109,33 @@ def test_a_signal_at_any_instant_stops_the_run_at_once_in_one_line(tmp_path, cas
         case = f"{'cold' if cold else 'warm'} run, {signal.Signals(signum).name} at {at} s"
         own = tmp_path / f"cache{i}" if cold else cache
         _check(case, *_run(folder, own, at, signum), signum)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_while_a_kernel_runs_in_this_process_stops_it_in_seconds(tmp_path, signum):
+    """``judge`` searches in the driver's own main thread, where Python's handler cannot run
+    until the kernel returns (Q(32) would take years): the watchdog, woken by the C-level
+    handler, still ends the process within :data:`STOP_SECONDS` with its one line."""
+    proc = subprocess.Popen([*BOARDSWEEP, "judge", "nqueens"], cwd=tmp_path, env=run_env(),
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        proc.stdin.write("32\n")
+        proc.stdin.close()
+        proc.stdin = None  # communicate() below must not flush it
+        line = proc.stderr.readline()  # "about ... CPU-hours of work estimated": searching now
+        assert "estimated" in line, line
+        time.sleep(2)
+        assert proc.poll() is None
+        sent = time.monotonic()
+        if signum == signal.SIGINT:
+            os.killpg(proc.pid, signum)
+        else:
+            proc.send_signal(signum)
+        err = line + proc.communicate(timeout=60)[1]
+        took = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    _check(f"judge nqueens 32, {signal.Signals(signum).name}", proc.returncode, err, took, [],
+           signum)
