@@ -202,15 +202,17 @@ def _small_work(session: Session, where: Where, store: Store) -> float | None:
     cluster = session.config.cluster
     if where.chosen or cluster.kind != "local" or "workers" in cluster.options:
         return None
-    seconds = 0.0
+    seconds, gaps = 0.0, False
     try:
         for job in session.jobs:
-            seconds += plan_job(job, store).todo_seconds()
+            plan = plan_job(job, store)
+            gaps = gaps or any(p.gaps for p in plan.points)
+            seconds += plan.todo_seconds()
             if seconds >= LOCAL_SECONDS:
                 return None
     except StoreDamaged:
         return None  # the run itself sets the store aside and plans again
-    return seconds
+    return seconds if gaps else None  # nothing to compute: no runner at all
 
 
 @dataclass(frozen=True)

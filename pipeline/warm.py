@@ -144,7 +144,7 @@ def warm_workers(client, problems: list[str], timeout: float = 3600.0) -> dict[s
 
 
 def _progress(client, run: str, problems: list[str], workers: int, elapsed: float) -> str:
-    """``kernels: ready nqueens (2 workers); at work on slant, max_rooks; 20 s ...``."""
+    """``kernels: ready A (2 of 2 workers); at work on B, C; 20 s ...`` (A, B, C problems)."""
     ready: dict[str, int] = {}
     busy: set[str] = set()
     for _, message in client.get_events(EVENTS):

@@ -33,9 +33,9 @@ jobs:
                                                            count: 2000, seed: 7}}}
   - {name: slants, problem: slant, puzzles: {generate: {n: [5, 10], count: 100, seed: 3}}}
 """
-# warm: fractions of the whole warm run's time, so the last falls in publication and the report
+# warm: fractions of a whole warm run's time, the last in the last jobs' publication
 WARM = [(0.03, signal.SIGINT), (0.2, signal.SIGTERM), (0.45, signal.SIGINT),
-        (0.65, signal.SIGTERM), (0.85, signal.SIGINT)]
+        (0.6, signal.SIGTERM), (0.75, signal.SIGINT)]
 # cold: seconds, all inside the first kernels' compile (a cold run here takes about 40 s)
 COLD = [(1.0, signal.SIGTERM), (3.0, signal.SIGINT), (6.0, signal.SIGTERM),
         (10.0, signal.SIGINT), (15.0, signal.SIGTERM)]
