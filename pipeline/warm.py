@@ -123,9 +123,10 @@ def warm_workers(client, problems: list[str], timeout: float = 3600.0) -> dict[s
                for i, w in enumerate(workers)}
     start = time.monotonic()
     try:
+        first = True
         while True:
-            try:
-                wait(list(futures), timeout=REPORT_SECONDS)
+            try:  # the first line comes sooner: the cluster's start was silent already
+                wait(list(futures), timeout=REPORT_SECONDS / 2 if first else REPORT_SECONDS)
                 break
             except TimeoutError:
                 elapsed = time.monotonic() - start
@@ -136,6 +137,7 @@ def warm_workers(client, problems: list[str], timeout: float = 3600.0) -> dict[s
                 futures = {f: w for f, w in futures.items() if w not in gone}
                 if not futures:
                     break
+                first = False
                 log(_progress(client, run, problems, len(futures), elapsed))
         return {w: f.result() for f, w in futures.items() if f.status == "finished"}
     finally:
