@@ -30,7 +30,7 @@ import psutil
 
 from .errors import Interrupted
 
-__all__ = ["install", "finishing", "check", "received", "report", "GRACE_SECONDS", "SIGNALS"]
+__all__ = ["install", "finishing", "check", "report", "GRACE_SECONDS", "SIGNALS"]
 
 GRACE_SECONDS = 4.0  # after the first signal, the process is gone by then whatever it was doing
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
@@ -116,11 +116,6 @@ def _at_exit() -> None:
         os._exit(stop.exit_code)
     for signum in SIGNALS:
         signal.signal(signum, signal.SIG_IGN)
-
-
-def received() -> int | None:
-    """The first signal this process received, or None."""
-    return _state["signum"]
 
 
 def check() -> None:
