@@ -156,16 +156,16 @@ def load(folder: str | Path) -> Results:
 def run(config: str | Path | Mapping = "config.yaml", *, jobs: tuple[str, ...] = (),
         output: str | Path | None = None, workers: int | None = None,
         scheduler: str | None = None, client: Any = None, fresh: bool = False,
-        task_seconds: float | None = None) -> Results:
+        task_seconds: float | None = None, verify: float | None = None) -> Results:
     """Run a config's jobs as ``boardsweep run`` does and return its results folder.
 
     ``config``: a file, or a mapping of the YAML's shape (relative paths are relative to the
     working folder, as a config file there would have them); ``client``: a
-    ``distributed.Client`` to run on (it stays open).
+    ``distributed.Client`` to run on (it stays open); ``verify``: as ``run --verify``.
     """
     session = app.open_session(config, tuple(jobs), output)
     app.run_session(session, _where(workers, scheduler, client), fresh=fresh,
-                    task_seconds=task_seconds, command="boardsweep.run()")
+                    task_seconds=task_seconds, command="boardsweep.run()", verify=verify)
     return Results(session.output)
 
 

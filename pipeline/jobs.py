@@ -26,6 +26,7 @@ from .merge import TableMerge
 from .plan import JobPlan, plan_job
 from .progress import log, warn
 from .publish import Recompute, RunInfo, check_job_folder, publish
+from .replicate import verify_job
 from .run import Runner, RunStats, dask_runner, execute, local_runner
 from .spec import ClusterSpec, Job
 from .store import Store, StoreDamaged
@@ -36,6 +37,7 @@ __all__ = ["run_job", "run_once", "open_runner", "Runners", "LOCAL_SECONDS",
 
 LOCAL_SECONDS = 2.0  # one-shot work estimated below this runs in this process, no cluster
 MAX_VERIFY_ROUNDS = 3  # merges retried after dropping records that failed verification
+MAX_BANS = 8  # workers found computing wrongly in one job before it fails
 
 
 @contextmanager
@@ -101,37 +103,45 @@ def _failed(job: Job, stats: RunStats, plan: JobPlan, kept: bool = True) -> JobE
 
 
 def run_job(job: Job, output: Path, state: Path, store: Store, runner: Runner | Runners,
-            threads: int, target: float, command: str) -> dict:
+            threads: int, target: float, command: str, share: float = 0.0) -> dict:
     """Compute what ``job`` lacks and publish it as a new generation; return its manifest.
 
     ``runner`` is a runner with ``threads`` worker threads, or :class:`Runners` (opened only
-    if there is something to compute).  :class:`JobError` (the published generation
-    unchanged, finished records kept) if any task failed.
+    if there is something to compute).  ``share``: the records verified on a second worker
+    before publication (:mod:`pipeline.replicate`).  :class:`JobError` (the published
+    generation unchanged, finished records kept) if any task failed.
     """
     started = time.time()
     check_job_folder(output / job.name, state)
     runners = runner if isinstance(runner, Runners) else None
     stats = RunStats()
+
+    def cluster() -> Runner:
+        return runners.get()[0] if runners is not None else runner
+
     for _ in range(MAX_VERIFY_ROUNDS):
         try:
-            plan = plan_job(job, store)
-            if runners is not None:
-                if any(p.gaps for p in plan.points):
-                    runner, threads = runners.get()
-                else:
-                    runner, threads = local_runner, max(runners.threads, 1)
-            length = plan.task_seconds(target, threads)
-            more = execute(plan, runner, store, length, job.name, threads)
-            stats.tasks += more.tasks
-            stats.units += more.units
-            stats.cpu_seconds += more.cpu_seconds
-            stats.failures += more.failures
-            if stats.failures:
-                raise _failed(job, stats, plan)
+            for _round in range(MAX_BANS + 1):  # once, and again after each worker banned
+                plan = plan_job(job, store)
+                if runners is not None:
+                    if any(p.gaps for p in plan.points):
+                        runner, threads = runners.get()
+                    else:
+                        runner, threads = local_runner, max(runners.threads, 1)
+                length = plan.task_seconds(target, threads)
+                stats.add(execute(plan, runner, store, length, job.name, threads))
+                if stats.failures:
+                    raise _failed(job, stats, plan)
+                if share <= 0 or not verify_job(plan_job(job, store), cluster, store, share,
+                                                stats):
+                    break
+            else:
+                raise JobError(f"job {job.name}: more than {MAX_BANS} workers computed "
+                               "wrongly; nothing is published")
             workers = runners.threads if runners is not None else threads
             stopping.check()  # nothing is published after a signal, even a swallowed one
             manifest = publish(plan_job(job, store), store, output, state,
-                               RunInfo(started, workers, command), stats)
+                               RunInfo(started, workers, command, share), stats)
         except Recompute as exc:
             warn(f"{job.name}: {len(exc.bad)} stored results failed verification ("
                  f"{exc.bad[0].reason}); computing them again")

@@ -34,6 +34,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from .audit import manifest_points
 from .errors import InputError
 from .merge import Bad, Published, TableMerge, chain, fingerprint
 from .plan import JobPlan
@@ -54,6 +55,10 @@ RUNS_SCHEMA = pa.schema([
     ("cpu_seconds", pa.float64()), ("wall_seconds", pa.float64()),
     ("boardsweep_version", pa.string()), ("problem_version", pa.string()),
     ("host", pa.string()), ("command", pa.string()),
+    ("verify", pa.float64()), ("records_verified", pa.int64()),
+    ("disagreements", pa.int64()),
+    ("disagreeing_workers", pa.list_(pa.struct([
+        ("address", pa.string()), ("host", pa.string()), ("disagreements", pa.int64())]))),
 ])
 
 
@@ -72,6 +77,7 @@ class RunInfo:
     started: float
     workers: int
     command: str
+    verify: float = 0.0  # the share of records verified on a second worker
 
 
 def _exchange(new: Path, old: Path) -> bool:
@@ -185,13 +191,21 @@ def _runs(old: Published | None, row: dict) -> pa.Table:
     rows = []
     if old is not None and (old.folder / "runs.parquet").is_file():
         try:
-            rows = read_parquet(old.folder / "runs.parquet").cast(RUNS_SCHEMA).to_pylist()
+            rows = _history(read_parquet(old.folder / "runs.parquet")).to_pylist()
         except (InputError, ValueError, pa.ArrowInvalid) as exc:
             warn(f"{old.folder / 'runs.parquet'}: the run history cannot be read ({exc}); "
                  "it starts again")
     row["run"] = (max((r["run"] for r in rows), default=0)) + 1
     rows.append(row)
     return pa.Table.from_pylist(rows, schema=RUNS_SCHEMA)
+
+
+def _history(runs: pa.Table) -> pa.Table:
+    """An old ``runs.parquet`` in today's schema: columns added since are null in it."""
+    for spec in RUNS_SCHEMA:
+        if spec.name not in runs.schema.names:
+            runs = runs.append_column(spec, pa.nulls(runs.num_rows, spec.type))
+    return runs.select(RUNS_SCHEMA.names).cast(RUNS_SCHEMA)
 
 
 def _stored(plan: JobPlan, table: str, store: Store) -> tuple[str, list[Placement]]:
@@ -277,7 +291,12 @@ def _publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunIn
         "workers": info.workers, "cpu_seconds": stats.cpu_seconds,
         "wall_seconds": finished - info.started, "boardsweep_version":
             package_version("boardsweep"), "problem_version": plan.version,
-        "host": socket.gethostname(), "command": info.command}
+        "host": socket.gethostname(), "command": info.command,
+        "verify": info.verify, "records_verified": stats.verified,
+        "disagreements": sum(stats.disagreements.values()),
+        "disagreeing_workers": [
+            {"address": w, "host": stats.hosts.get(w, ""), "disagreements": n}
+            for w, n in sorted(stats.disagreements.items())]}
     runs = _runs(old, dict(run_row))
     write_parquet(new / "runs.parquet", [runs], RUNS_SCHEMA, meta)
     manifest = {
@@ -285,6 +304,7 @@ def _publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunIn
         "problem_version": plan.version, "generation": gen, "tables": tables,
         "run": run_row, "versions": _versions(), "argv": sys.argv,
         "state": str(state), "store": store.id,
+        "points": manifest_points(plan, store),  # what `boardsweep verify` recomputes
         "note": "written by boardsweep; see README 'Results'",
     }
     manifest_path = new / "_boardsweep" / "manifest.json"

@@ -23,13 +23,14 @@ from .progress import Progress
 from .store import Record, Store
 from .work import Item, Outcome, run_bundle
 
-__all__ = ["Bundle", "BundleSource", "Runner", "local_runner", "dask_runner", "execute", "RunStats",
-           "WorkerLost", "BUNDLE_SECONDS", "MAX_BUNDLE"]
+__all__ = ["Bundle", "BundleSource", "Runner", "local_runner", "dask_runner", "DaskRunner",
+           "execute", "RunStats", "WorkerLost", "BUNDLE_SECONDS", "MAX_BUNDLE"]
 
 BUNDLE_SECONDS = 0.25  # a bundle should hold at least this much work (Dask costs ~3 ms a task)
 SCHEDULER_SECONDS = 0.005  # ... and per worker thread this much more: a scheduler handles a few
 # hundred tasks a second, so 1000 workers need bundles of 5 s of work to stay busy
 MAX_BUNDLE = 1000  # tasks in one bundle at most
+MAX_REFUSED = 3  # outcomes of one task refused (a banned worker ran it) before it fails
 WINDOW_PER_THREAD = 3  # bundles in flight per worker thread
 TAIL_SHARE = 2  # toward the end a bundle holds at most 1 / (TAIL_SHARE * threads) of the work
 # still unpacked, so the last bundles are short and the threads finish together (guided
@@ -50,6 +51,7 @@ class Bundle:
     tasks: list[Task]
     rows: list[Any]
     retry: bool = False
+    avoid: frozenset[str] = frozenset()  # workers that must not compute it (verification)
 
     def call(self) -> tuple:
         """``(function, *args)`` to run on a worker."""
@@ -82,15 +84,56 @@ def local_runner(source: BundleSource) -> Iterator[list[Done]]:
             yield [(bundle, None, exc)]
 
 
-def dask_runner(client, threads: int) -> Runner:
+class DaskRunner:
     """A runner on a Dask client keeping ``WINDOW_PER_THREAD`` bundles per thread in flight.
 
     A bundle whose workers all died (``allowed-failures`` exceeded) comes back as
-    :class:`WorkerLost`.
+    :class:`WorkerLost`.  Workers in :attr:`banned` (they computed wrongly) are given no more
+    bundles, and a bundle's ``avoid`` workers are passed over, preferring workers on another
+    host than theirs; both are loose restrictions (a bundle never waits for a worker that is
+    gone), so the caller checks who computed each outcome.
     """
+
+    def __init__(self, client, threads: int):
+        self.client = client
+        self.threads = threads
+        self.banned: set[str] = set()
+        self._seen: tuple[float, dict[str, str]] = (-1.0, {})
+
+    def workers(self) -> dict[str, str]:
+        """``{address: host}`` of the workers connected now (asked at most once a second)."""
+        asked, known = self._seen
+        if time.monotonic() - asked > 1.0:
+            info = self.client.scheduler_info(n_workers=-1).get("workers", {})
+            known = {address: str(w.get("host") or address) for address, w in info.items()}
+            self._seen = (time.monotonic(), known)
+        return known
+
+    def allowed(self, avoid: frozenset[str]) -> list[str] | None:
+        """The workers a bundle avoiding ``avoid`` may go to (None: any)."""
+        if not avoid and not self.banned:
+            return None
+        workers = self.workers()
+        fit = [w for w in workers if w not in avoid and w not in self.banned]
+        hosts = {workers.get(a, a) for a in avoid}
+        elsewhere = [w for w in fit if workers[w] not in hosts]
+        return elsewhere or fit or None
+
+    def __call__(self, source: BundleSource) -> Iterator[list[Done]]:
+        """Run the bundles of ``source``, yielding each batch that finished."""
+        return _dask_run(self, source)
+
+
+def dask_runner(client, threads: int) -> DaskRunner:
+    """A :class:`DaskRunner` on ``client`` with ``threads`` worker threads."""
+    return DaskRunner(client, threads)
+
+
+def _dask_run(runner: DaskRunner, source: BundleSource) -> Iterator[list[Done]]:
     from distributed import KilledWorker, as_completed
 
-    window = max(4, WINDOW_PER_THREAD * threads)
+    client = runner.client
+    window = max(4, WINDOW_PER_THREAD * runner.threads)
 
     def plain(error: BaseException) -> BaseException:
         if not isinstance(error, KilledWorker):
@@ -101,35 +144,35 @@ def dask_runner(client, threads: int) -> Runner:
             f"{error.allowed_failures}. It may exhaust memory or crash the kernel: see the "
             "worker logs")
 
-    def run(source: BundleSource):
-        flying: dict = {}
-        done = as_completed()
+    flying: dict = {}
+    done = as_completed()
 
-        def refill() -> None:
-            while len(flying) < window:
-                bundle = source.next()
-                if bundle is None:
-                    return
-                func, *args = bundle.call()
-                future = client.submit(func, *args, key=f"bundle-{bundle.id}-{time.time_ns()}",
-                                       pure=False, retries=1)
-                flying[future] = bundle
-                done.add(future)
+    def refill() -> None:
+        while len(flying) < window:
+            bundle = source.next()
+            if bundle is None:
+                return
+            func, *args = bundle.call()
+            allowed = runner.allowed(bundle.avoid)
+            where = {} if allowed is None else {"workers": allowed, "allow_other_workers": True}
+            future = client.submit(func, *args, key=f"bundle-{bundle.id}-{time.time_ns()}",
+                                   pure=False, retries=1, **where)
+            flying[future] = bundle
+            done.add(future)
 
-        refill()
-        while flying:
-            batch = []
-            for future in done.next_batch(block=True):
-                bundle = flying.pop(future)
-                if future.status == "error":
-                    batch.append((bundle, None, plain(future.exception())))
-                else:
-                    batch.append((bundle, future.result(), None))
-                future.release()
-            refill()  # the workers get more before the driver stores what came back
-            yield batch
-
-    return run
+    refill()
+    while flying:
+        batch = []
+        for future in done.next_batch(block=True):
+            bundle = flying.pop(future)
+            if future.status == "error":
+                batch.append((bundle, None, plain(future.exception())))
+            else:
+                batch.append((bundle, future.result(), None))
+            future.release()
+        refill()  # the workers get more before the driver stores what came back
+        yield batch
+        refill()  # and what the driver queued while it took the batch (retried tasks)
 
 
 @dataclass
@@ -142,6 +185,25 @@ class RunStats:
     cpu_seconds: float = 0.0
     failures: list[str] = field(default_factory=list)
     details: list[str] = field(default_factory=list)
+    # the worker that computed each record stored now: (table, point, lo) -> address
+    origins: dict[tuple[str, str, int], str] = field(default_factory=dict)
+    verified: int = 0  # records computed again on another worker and found equal
+    disagreements: dict[str, int] = field(default_factory=dict)  # worker -> records it lost
+    hosts: dict[str, str] = field(default_factory=dict)  # worker address -> host
+
+    def add(self, other: RunStats) -> None:
+        """Count ``other``'s work into this."""
+        self.tasks += other.tasks
+        self.units += other.units
+        self.bundles += other.bundles
+        self.cpu_seconds += other.cpu_seconds
+        self.failures += other.failures
+        self.details += other.details
+        self.origins.update(other.origins)
+        self.verified += other.verified
+        for worker, count in other.disagreements.items():
+            self.disagreements[worker] = self.disagreements.get(worker, 0) + count
+        self.hosts.update(other.hosts)
 
 
 class _Packer(BundleSource):
@@ -156,6 +218,13 @@ class _Packer(BundleSource):
         self.ratio = 1.0  # measured / estimated seconds, running
         self.retries: list[Task] = []
         self.ids = itertools.count()
+        self._refused: dict[tuple[str, int], int] = {}
+
+    def refused(self, task: Task) -> int:
+        """Count one more outcome of ``task`` refused (a banned worker ran it); the count."""
+        key = (task.plan.point_id, task.lo)
+        self._refused[key] = self._refused.get(key, 0) + 1
+        return self._refused[key]
 
     def learn(self, estimated: float, measured: float) -> None:
         """Update the measured/estimated ratio with a finished bundle."""
@@ -192,6 +261,7 @@ def execute(plan: JobPlan, runner: Runner, store: Store, task_seconds: float,
     """Run every task of ``plan``; results are stored as records and committed each time a
     batch of bundles comes back, so a kill loses at most the bundles in flight."""
     stats = RunStats()
+    banned = getattr(runner, "banned", set())
     job = plan.job
     todo = plan.todo_seconds()
     total_tasks = plan.count_tasks(task_seconds)
@@ -204,7 +274,7 @@ def execute(plan: JobPlan, runner: Runner, store: Store, task_seconds: float,
     try:
         for batch in runner(packer):
             for bundle, outcomes, error in batch:
-                _take(bundle, outcomes, error, packer, store, stats, progress, plan)
+                _take(bundle, outcomes, error, packer, store, stats, progress, plan, banned)
             store.commit()  # what came back is safe before the next wait
             stopping.check()  # a signal swallowed in a library callback still stops the run
     finally:
@@ -214,9 +284,16 @@ def execute(plan: JobPlan, runner: Runner, store: Store, task_seconds: float,
 
 
 def _take(bundle: Bundle, outcomes, error, packer: _Packer, store: Store, stats: RunStats,
-          progress: Progress, plan: JobPlan) -> None:
+          progress: Progress, plan: JobPlan, banned: set[str]) -> None:
     """Store a finished bundle's records, count its tasks, note its failures."""
     stats.bundles += 1
+    if error is None and banned and any(o.worker in banned for o in outcomes):
+        # a worker found computing wrongly ran it after all (no other worker was free)
+        if max(packer.refused(t) for t in bundle.tasks) <= MAX_REFUSED:
+            packer.retries.extend(bundle.tasks)
+            return
+        outcomes = [Outcome(None, "", 0, 0.0, "only workers found computing wrongly were left "
+                            "to run it")] * len(bundle.tasks)
     if error is not None:
         if isinstance(error, WorkerLost) and len(bundle.tasks) > 1:
             packer.retries.extend(bundle.tasks)  # find the task that kills workers
@@ -237,6 +314,7 @@ def _take(bundle: Bundle, outcomes, error, packer: _Packer, store: Store, stats:
         store.add(plan.job.name, Record(task.plan.table, task.plan.point_id, task.lo, task.hi,
                                         outcome.rows, outcome.cpu, outcome.checksum,
                                         plan.version, outcome.payload, outcome.content))
+        stats.origins[(task.plan.table, task.plan.point_id, task.lo)] = outcome.worker
         stats.tasks += 1
         stats.units += task.hi - task.lo
         stats.cpu_seconds += outcome.cpu

@@ -42,7 +42,8 @@ from .tables import regular_file
 
 __all__ = ["Config", "ClusterSpec", "Job", "load_config", "make_job", "cluster_spec",
            "scheduler_spec", "check_security", "BATCH_KINDS", "TLS_FILES",
-           "JOB_NAME", "ADDRESS", "CLUSTER_KINDS", "state_folder", "config_from_mapping"]
+           "JOB_NAME", "ADDRESS", "CLUSTER_KINDS", "state_folder", "config_from_mapping",
+           "verify_share", "VERIFY", "VERIFY_DEFAULTS", "VERIFY_OFF_HOST"]
 
 JOB_NAME = Text(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", 64,
                 "a job name: a letter or digit, then letters, digits, '_', '.' or '-' "
@@ -117,7 +118,12 @@ TOP = Record({
     "jobs": Field(ListOf(Raw(), unique=False, what="a non-empty list of jobs"),
                   required=True),  # each job checked by its problem
 }, "a mapping with 'jobs' (and optionally 'output', 'state', 'cluster')")
-JOB_KEYS = ("name", "problem")
+JOB_KEYS = ("name", "problem", "verify")
+VERIFY = Field(Number(0, 1), doc="the share of a job's work units computed again on another "
+               "worker (another host where there is one) and compared before publication: 0 "
+               "on a local cluster, 0.05 on batch and external clusters unless set")
+VERIFY_DEFAULTS = {"local": 0.0}  # any other cluster kind: VERIFY_OFF_HOST
+VERIFY_OFF_HOST = 0.05
 
 
 @dataclass(frozen=True)
@@ -138,6 +144,7 @@ class Job:
     line: int | None = None
     source: InputSet | None = None
     only: tuple[str, ...] | None = None  # the tables to write instead of the problem's outputs
+    verify: float | None = None  # the job's `verify:` share (None: the cluster's default)
 
     def outputs(self) -> tuple[str, ...]:
         """The tables the job writes; the first is its main table."""
@@ -439,11 +446,14 @@ def _config(lines: _Lines, path: str, base: str, select: tuple[str, ...]) -> Con
             except ParamError as exc:
                 raise ParamError(exc.message, (*key, "problem")) from None
             own = {k: v for k, v in job_raw.items() if k not in JOB_KEYS}
+            verify = (VERIFY.validator.check(job_raw["verify"], (*key, "verify"), ctx)
+                      if "verify" in job_raw else None)
             if select and name not in select:
                 problem.check_params(own, key, ctx)
                 job = Job(name, problem, {})
             else:
                 job = make_job(problem, name, own, ctx, key)
+            job.verify = verify
         except ParamError as exc:
             inner = ParamError(exc.message, exc.key[2:])
             raise InputError(f"{label}: {inner}", path, lines.line(exc.key)) from None
@@ -466,6 +476,16 @@ def _cluster_label(raw: Any) -> str:
     kind = raw.get("kind", "local") if isinstance(raw, Mapping) else None
     return f"cluster (kind {kind})" if isinstance(kind, str) and kind in CLUSTER_KINDS \
         else "cluster"
+
+
+def verify_share(job: Job, spec: ClusterSpec, override: float | None = None) -> float:
+    """The share of ``job``'s units verified on a second worker: the command line's, the
+    job's ``verify:``, or the cluster kind's default (:data:`VERIFY_DEFAULTS`)."""
+    if override is not None:
+        return float(override)
+    if job.verify is not None:
+        return job.verify
+    return VERIFY_DEFAULTS.get(spec.kind, VERIFY_OFF_HOST)
 
 
 def task_seconds(spec: ClusterSpec, override: float | None = None) -> float:

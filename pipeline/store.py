@@ -64,6 +64,9 @@ CREATE TABLE IF NOT EXISTS placements (
     job TEXT NOT NULL, gen INTEGER NOT NULL, tbl TEXT NOT NULL, point TEXT NOT NULL,
     lo INTEGER NOT NULL, row INTEGER NOT NULL,
     PRIMARY KEY (job, gen, tbl, point, lo)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS checks (
+    job TEXT NOT NULL, tbl TEXT NOT NULL, point TEXT NOT NULL, lo INTEGER NOT NULL,
+    checksum TEXT NOT NULL, PRIMARY KEY (job, tbl, point, lo)) WITHOUT ROWID;
 """
 _RECORD = "tbl, point, lo, hi, rows, cpu, checksum, version, {payload}, content"
 _RECORD_TYPES = (str, str, int, int, int, (float, int), str, str, (bytes, type(None)),
@@ -334,12 +337,26 @@ class Store:
             "DELETE FROM records WHERE job=? AND tbl=? AND point=? AND lo=?",
             (job, table, point, lo)))
 
+    def check(self, job: str, checks: Iterable[tuple[str, str, int, str]]) -> None:
+        """Note ``(table, point, lo, checksum)``: the record of that checksum was computed
+        again on another worker and found the same (replicated verification)."""
+        rows = [(job, table, point, lo, checksum) for table, point, lo, checksum in checks]
+        if rows:
+            self._write(lambda db: db.executemany(
+                "INSERT OR REPLACE INTO checks VALUES (?,?,?,?,?)", rows))
+
+    def checked(self, job: str, table: str, point: str) -> dict[int, str]:
+        """``{lo: checksum}`` of a point's records that were verified on a second worker."""
+        return dict(self._rows("SELECT lo, checksum FROM checks WHERE job=? AND tbl=? AND "
+                               "point=?", (job, table, point), (int, str)))
+
     def forget_job(self, job: str) -> None:
         """Forget every record and placement of ``job`` (``--fresh``)."""
 
         def forget(db):
             db.execute("DELETE FROM records WHERE job=?", (job,))
             db.execute("DELETE FROM placements WHERE job=?", (job,))
+            db.execute("DELETE FROM checks WHERE job=?", (job,))
 
         self._write(forget)
 

@@ -8,6 +8,7 @@ workers never see the driver's config.
 
 from __future__ import annotations
 
+import sys
 import time
 import traceback
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from .content import rows_digest
 from .store import record_checksum
 from .tables import to_payload
 
-__all__ = ["Item", "Outcome", "run_bundle"]
+__all__ = ["Item", "Outcome", "run_bundle", "answer_digest"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,8 @@ class Outcome:
     error: str | None = None
     detail: str | None = None
     content: str | None = None  # the rows' digest (pipeline.content.rows_digest)
+    answer: str | None = None  # the digest of the rows less their measured (time) columns
+    worker: str = ""  # the address of the worker that computed it ("" in the driver)
 
 
 def run_bundle(problem_name: str, version: str, items: list[Item]) -> list[Outcome]:
@@ -55,10 +58,11 @@ def run_bundle(problem_name: str, version: str, items: list[Item]) -> list[Outco
     Refuses (every item fails) if this worker's code has another version than the driver's.
     """
     problem = solvers.get(problem_name)
+    here = _worker_address()
     if problem.version != version:
         error = (f"code version mismatch: {problem_name} is version {problem.version} on this "
                  f"worker but {version} on the driver (install the same boardsweep everywhere)")
-        return [Outcome(None, "", 0, 0.0, error) for _ in items]
+        return [Outcome(None, "", 0, 0.0, error, worker=here) for _ in items]
     out = []
     for item in items:
         start = time.thread_time()
@@ -71,10 +75,34 @@ def run_bundle(problem_name: str, version: str, items: list[Item]) -> list[Outco
             payload = to_payload(table)
         except Exception as exc:  # noqa: BLE001 - reported as the task's own failure
             out.append(Outcome(None, "", 0, time.thread_time() - start,
-                               f"{type(exc).__name__}: {exc}", traceback.format_exc()))
+                               f"{type(exc).__name__}: {exc}", traceback.format_exc(),
+                               worker=here))
             continue
         checksum = record_checksum(problem_name, version, item.point.table, item.point_id,
                                    item.lo, item.hi, payload)
+        content = rows_digest(table)
+        measured = problem.table(item.point.table).measured
         out.append(Outcome(payload, checksum, table.num_rows, time.thread_time() - start,
-                           content=rows_digest(table)))
+                           content=content, worker=here,
+                           answer=answer_digest(table, measured, content)))
     return out
+
+
+def answer_digest(table: pa.Table, measured: tuple[str, ...], content: str | None = None
+                  ) -> str:
+    """The digest two computations of one unit must agree on: the rows without their
+    ``measured`` columns (times); ``content`` when the table has none."""
+    if not measured and content is not None:
+        return content
+    return rows_digest(table.drop_columns([m for m in measured if m in table.schema.names]))
+
+
+def _worker_address() -> str:
+    """The address of the Dask worker running this, or "" outside one."""
+    distributed = sys.modules.get("distributed")
+    if distributed is None:
+        return ""
+    try:
+        return distributed.get_worker().address
+    except ValueError:
+        return ""
