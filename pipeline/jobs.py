@@ -22,6 +22,7 @@ import pyarrow as pa
 from . import stopping
 from .cluster import open_client
 from .errors import JobError
+from .limits import check_worker_memory
 from .merge import TableMerge
 from .plan import JobPlan, plan_job
 from .progress import log, warn
@@ -128,6 +129,8 @@ def run_job(job: Job, output: Path, state: Path, store: Store, runner: Runner | 
                         runner, threads = runners.get()
                     else:
                         runner, threads = local_runner, max(runners.threads, 1)
+                if hasattr(runner, "memory_limit") and any(p.gaps for p in plan.points):
+                    check_worker_memory(job, runner.memory_limit())
                 length = plan.task_seconds(target, threads)
                 stats.add(execute(plan, runner, store, length, job.name, threads))
                 if stats.failures:

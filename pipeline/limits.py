@@ -17,7 +17,8 @@ from boardsweep.solvers.contract import InstanceProblem
 
 from .errors import InputError
 
-__all__ = ["memory_cap", "too_big", "human_bytes", "ENV"]
+__all__ = ["memory_cap", "too_big", "human_bytes", "peak_memory", "job_memory",
+           "check_worker_memory", "ENV"]
 
 ENV = "BOARDSWEEP_MEMORY_LIMIT"
 _UNITS = {"": 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
@@ -42,6 +43,42 @@ def human_bytes(value: float) -> str:
         if value >= size:
             return f"{value / size:.3g} {unit}"
     return f"{value:.0f} B"
+
+
+def peak_memory(problem: InstanceProblem, columns: Mapping[str, np.ndarray],
+                options: Mapping) -> float:
+    """The most bytes any one of these instances needs (the problem's estimate)."""
+    need = np.asarray(problem.memory(columns, options), dtype=np.float64)
+    return float(need.max()) if need.size else 0.0
+
+
+def job_memory(job) -> float:
+    """The most bytes one instance of ``job`` needs (0 for a count problem or ``{all:}``)."""
+    problem = job.problem
+    if not isinstance(problem, InstanceProblem):
+        return 0.0
+    if job.source is not None:
+        return job.source.memory
+    kind, _ = job.params.get(problem.set_key, (None, None))
+    if kind != "generate":
+        return 0.0
+    options = {k: job.params[k] for k in problem.options.fields if k in job.params}
+    groups = problem.points(job.params, problem.set_table.name)
+    if not groups:
+        return 0.0
+    columns = {c: np.array([g.params[c] for g in groups]) for c in problem.cost_columns}
+    return peak_memory(problem, columns, options)
+
+
+def check_worker_memory(job, limit: float | None) -> None:
+    """:class:`InputError` before any work if one instance of ``job`` needs more memory than
+    a worker of the cluster may use (``limit``, its smallest ``memory_limit``; None: none)."""
+    need = job_memory(job)
+    if limit and need > limit:
+        raise InputError(f"job {job.name}: one instance needs about {human_bytes(need)} of "
+                         f"memory, more than the {human_bytes(limit)} a worker of this cluster "
+                         "may use (its memory_limit); ask the job for less memory, or give "
+                         "the workers more")
 
 
 def too_big(problem: InstanceProblem, columns: Mapping[str, np.ndarray],

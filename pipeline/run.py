@@ -109,6 +109,12 @@ class DaskRunner:
             self._seen = (time.monotonic(), known)
         return known
 
+    def memory_limit(self) -> float | None:
+        """The smallest ``memory_limit`` of the workers connected now (None: none set)."""
+        info = self.client.scheduler_info(n_workers=-1).get("workers", {})
+        limits = [w.get("memory_limit") or 0 for w in info.values()]
+        return float(min(limits)) if limits and min(limits) > 0 else None
+
     def allowed(self, avoid: frozenset[str]) -> list[str] | None:
         """The workers a bundle avoiding ``avoid`` may go to (None: any)."""
         if not avoid and not self.banned:

@@ -23,7 +23,7 @@ from boardsweep.solvers.contract import FormatError, InstanceProblem
 from boardsweep.solvers.schema import ParamError
 
 from .errors import InputError
-from .limits import too_big
+from .limits import peak_memory, too_big
 from .tables import ParquetRows, check_columns, file_digest, regular_file
 
 __all__ = ["InputSet", "load_set", "set_from_text", "set_from_table", "decode_text"]
@@ -37,6 +37,7 @@ class InputSet:
     digest: str
     rows: int
     costs: np.ndarray  # estimated seconds per instance (float64)
+    memory: float = 0.0  # bytes the instance that needs the most needs (estimated)
     table: pa.Table | None = None  # the whole set, when it came from text
     stamp: tuple[int, int] | None = None  # (size, mtime_ns) of a Parquet file when checked
     spec: object = None
@@ -94,8 +95,9 @@ def _stamp(path: str) -> tuple[int, int]:
 
 
 def _checked(problem: InstanceProblem, table: pa.Table, source: str, first: int,
-             options: Mapping) -> tuple[pa.Table, np.ndarray]:
-    """One piece of a set: declared columns checked, the problem's checks, cost estimates."""
+             options: Mapping) -> tuple[pa.Table, np.ndarray, float]:
+    """One piece of a set: declared columns checked, the problem's checks, cost estimates,
+    and the most memory one of its instances needs."""
     table = check_columns(table, problem.set_table, source, first,
                           f"{problem.name} {problem.set_key} set")
     try:
@@ -113,7 +115,7 @@ def _checked(problem: InstanceProblem, table: pa.Table, source: str, first: int,
     if costs.shape != (table.num_rows,) or not np.isfinite(costs).all():
         raise RuntimeError(f"{problem.name}: costs() must give one finite estimate per "
                            "instance")
-    return table, costs
+    return table, costs, peak_memory(problem, columns, options)
 
 
 def _not_empty(rows: int, problem: InstanceProblem, source: str) -> None:
@@ -162,10 +164,11 @@ def _distinct(problem: InstanceProblem, keys: np.ndarray, source: str) -> None:
 def set_from_table(problem: InstanceProblem, table: pa.Table, source: str, digest: str,
                    options: Mapping) -> InputSet:
     """A set held in memory (read from text or stdin), checked."""
-    table, costs = _checked(problem, table, source, 0, options)
+    table, costs, memory = _checked(problem, table, source, 0, options)
     _not_empty(table.num_rows, problem, source)
     _distinct(problem, _keys(problem, table), source)
-    return InputSet(source, digest, table.num_rows, costs, table=table, spec=problem.set_table)
+    return InputSet(source, digest, table.num_rows, costs, memory, table=table,
+                    spec=problem.set_table)
 
 
 def set_from_text(problem: InstanceProblem, path: str, options: Mapping) -> InputSet:
@@ -211,15 +214,16 @@ def load_set(problem: InstanceProblem, kind: str, path: str, options: Mapping) -
     names = [c.name for c in problem.set_table.columns if c.name in schema.names]
     check_columns(schema.empty_table(), problem.set_table, path, 0,
                   f"{problem.name} {problem.set_key} set")  # columns and types, before any row
-    ids, costs = [], []
+    ids, costs, memory = [], [], 0.0
     try:
         for first, piece in reader.batches(names):
-            table, cost = _checked(problem, piece, path, first, options)
+            table, cost, need = _checked(problem, piece, path, first, options)
             ids.append(_keys(problem, table))
             costs.append(cost)
+            memory = max(memory, need)
     except (OSError, pa.ArrowInvalid) as exc:
         raise InputError(f"cannot read Parquet: {exc}", path) from None
     _not_empty(reader.rows, problem, path)
     _distinct(problem, np.concatenate(ids), path)
-    return InputSet(path, file_digest(path), reader.rows, np.concatenate(costs), stamp=stamp,
-                    spec=problem.set_table)
+    return InputSet(path, file_digest(path), reader.rows, np.concatenate(costs), memory,
+                    stamp=stamp, spec=problem.set_table)

@@ -266,3 +266,20 @@ def test_report_where_its_figures_cannot_go_prints_the_tables_and_one_warning(tm
     lines = [line for line in done.stderr.splitlines() if "_report" in line]
     assert len(lines) == 1 and "cannot write the figures and report.html" in lines[0], \
         done.stderr
+
+
+def test_an_instance_over_the_workers_memory_limit_is_refused_before_any_work(tmp_path):
+    """count_mib under 80% of this machine but over the cluster's memory_limit: the workers
+    would be killed one after another (WorkerLost, exit 1); the cluster's own limit decides."""
+    (tmp_path / "c.yaml").write_text(
+        "cluster: {kind: local, workers: 2, memory_limit: 1GB}\njobs:\n"
+        "  - {name: m, problem: max_rooks, counts: true, count_mib: 2000,\n"
+        "     boards: {generate: {n: 6, density: 0.3, count: 50, seed: 1}}}\n")
+    done = _run(tmp_path, "run", "c.yaml", timeout=120)
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith(ERROR)]
+    assert errors == [f"{ERROR}job m: one instance needs about 2.1 GB of memory, more than the "
+                      "1 GB a worker of this cluster may use (its memory_limit); ask the job "
+                      "for less memory, or give the workers more"]
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "results" / "m").exists()
