@@ -93,7 +93,7 @@ def _compute(point: Point, lo: int, hi: int) -> pa.Table:
                     schema=DISTRIBUTION.compute_schema())
 
 
-_SIDE = IntegerSet(1, 64)
+_SIDE = IntegerSet(1, MAX_CELLS)  # a side of up to MAX_CELLS: 1 x 127 is one of the boards
 
 EXHAUSTIVE = Exhaustive(
     params=Record({"rows": Field(_SIDE, required=True, doc="board rows"),

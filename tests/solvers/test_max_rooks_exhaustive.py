@@ -102,3 +102,27 @@ def _table(rows, cols):
 
     point = EXHAUSTIVE.points({"rows": (rows,), "cols": (cols,)})[0]
     return EXHAUSTIVE.compute(point, 0, point.units)
+
+
+@pytest.mark.parametrize("cells", [100, 127])
+def test_a_single_row_of_up_to_127_cells_matches_the_count_of_segments(cells):
+    """A 1 x n board holds one rook per run of open cells: the patterns with w walls and m
+    runs number C(w + 1, m) * C(n - w - 1, m - 1) (the runs placed between the walls, their
+    lengths a composition of the open cells), a formula that shares nothing with the program."""
+    hist = distribution(1, cells)
+    for w in range(cells + 1):
+        for m in range(hist.shape[1]):
+            want = (1 if m == 0 else 0) if w == cells else (
+                comb(w + 1, m) * comb(cells - w - 1, m - 1) if m >= 1 else 0)
+            assert int(hist[w, m]) == want, (w, m)
+
+
+def test_the_exhaustive_job_accepts_every_side_up_to_127_cells():
+    from boardsweep.solvers.max_rooks.exact import EXHAUSTIVE
+    from boardsweep.solvers.schema import ParamError
+
+    EXHAUSTIVE.check(EXHAUSTIVE.params.check({"rows": [1], "cols": [100, 127]}))
+    with pytest.raises(ParamError, match="2 x 64: .* at most 127 cells"):
+        EXHAUSTIVE.check(EXHAUSTIVE.params.check({"rows": [2], "cols": [64]}))
+    with pytest.raises(ParamError, match="128 is out of range"):
+        EXHAUSTIVE.params.check({"rows": [1], "cols": [128]})
