@@ -46,7 +46,10 @@ def counts_figure(frame, job: str):
 
 
 def report(job: str, tables: Mapping[str, Callable[..., pa.Table]]) -> Report:
-    """Q(n) and U(n) per n with the search nodes and CPU time, and Q(n) on a log axis."""
+    """Q(n) and U(n) per n with the search nodes and CPU time, and Q(n) on a log axis (nothing
+    for a job or loose file without a counts table: solutions alone)."""
+    if "counts" not in tables:
+        return Report()
     frame = counts_frame(tables["counts"]())  # a row per n: read whole, old tables too
     return Report(tables=[(f"{job}: N-queens Q(n)", frame)],
                   figures=[("queens", counts_figure(frame, job))])

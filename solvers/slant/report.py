@@ -110,7 +110,10 @@ def plot_status(table: pa.Table, title: str = "Slant verdicts per puzzle size") 
 
 
 def report(job: str, tables: Mapping[str, Callable[..., pa.Table]]) -> Report:
-    """The summary table and the time, status and nodes figures of a job's ``slant`` table."""
+    """The summary table and the time, status and nodes figures of a job's ``slant`` table
+    (nothing for a file without one: generated puzzles alone)."""
+    if "slant" not in tables:
+        return Report()
     table = tables["slant"](columns=_COLUMNS)
     return Report(
         tables=[(f"{job}: Slant verdicts and solve times per puzzle size",

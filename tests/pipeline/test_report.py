@@ -131,3 +131,24 @@ def test_files_are_written_before_the_tables_are_printed(results):
         reports.report(results, Closed())
     assert (results / "_report" / "report.html").is_file()
     assert len(list((results / "_report").glob("*.png"))) == 3
+
+
+def test_loose_tables_of_several_problems_without_their_main_tables(tmp_path):
+    """Files one-shot commands wrote, none of them a problem's main table (N-queens solutions
+    alone, Slant puzzles, walled boards): each is reported for what it holds, or not at all,
+    and none is a traceback (it was ``KeyError: 'slant'``)."""
+    from tests.conftest import boardsweep
+
+    folder = tmp_path / "loose"
+    folder.mkdir()
+    data = Path(__file__).resolve().parents[2] / "data"
+    for args in (("solve", "nqueens", "6", "--solutions", str(folder / "q.parquet")),
+                 ("ingest", "slant", str(data / "slant_sample.txt"), "-o",
+                  str(folder / "p.parquet")),
+                 ("ingest", "max_rooks", str(data / "max_rooks_sample.txt"), "-o",
+                  str(folder / "b.parquet"))):
+        made = boardsweep(*args)
+        assert made.returncode == 0, made.stderr
+    done = boardsweep("report", str(folder))
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "Error" not in done.stderr
