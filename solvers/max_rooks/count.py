@@ -45,6 +45,11 @@ LAYER_WORDS = 1 << 23  # default memory limit: 64-bit words one layer of keys ma
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
+# constants passed to jitted functions are numpy scalars: numba types a Python constant as a
+# literal and compiles the function it is passed to once more for each (as in solvers.slant)
+_TRANSPOSED = np.bool_(True)
+_STRAIGHT = np.bool_(False)
+_AT0 = np.int64(0)
 
 # per open cell flags in the plan
 _COL_LAST = 1
@@ -64,7 +69,8 @@ def frontier_plan(cells, base, r, c, transpose, slot, flags, colslot):
     """Slots and closing flags of the open cells in visiting order; return (open cells, width).
 
     Width is the number of slots used; MAX_SLOTS + 1 means the frontier is too wide."""
-    rr, cc = (c, r) if transpose else (r, c)
+    # int64 indices: with int32 ones, i - 1 and i + 1 are int64 and _wall compiles once more
+    rr, cc = (np.int64(c), np.int64(r)) if transpose else (np.int64(r), np.int64(c))
     used = _ZERO
     width = 0
     n = 0
@@ -201,7 +207,7 @@ def _count_board(nopen, slot, flags, nl, ckey, ctot, cbest, cbc, nkey, ntot, nbe
     """Run the frontier program over one planned board; return (status, best, nodes).
 
     Status 4 means the arrays hold fewer keys than a layer needs (then ``best`` is that need)."""
-    n = 1
+    n = np.int64(1)  # not a literal 1: _layer_1 and _layer_n would compile for it once more
     ckey[0] = _ZERO
     cbest[0] = 0
     for q in range(nl):
@@ -237,8 +243,8 @@ def _count_board(nopen, slot, flags, nl, ckey, ctot, cbest, cbc, nkey, ntot, nbe
         n = m
     if n != 1 or ckey[0] != _ZERO:
         return 3, 0, nodes
-    _copy(out_tot[b], 0, ctot, 0, nl)
-    _copy(out_bc[b], 0, cbc, 0, nl)
+    _copy(out_tot[b], _AT0, ctot, _AT0, nl)
+    _copy(out_bc[b], _AT0, cbc, _AT0, nl)
     return 0, cbest[0], nodes
 
 
@@ -271,10 +277,10 @@ def count_batch(rows, cols, offsets, cells, nlimbs, out_tot, out_bc, out_best, o
     bc = (np.empty(cap * lmax, np.uint64), np.empty(cap * lmax, np.uint64))
     for b in range(k):
         r, c, base = rows[b], cols[b], offsets[b]
-        nopen, w0 = frontier_plan(cells, base, r, c, False, slot, flags, colslot)
-        nopen, w1 = frontier_plan(cells, base, r, c, True, slot, flags, colslot)
+        nopen, w0 = frontier_plan(cells, base, r, c, _STRAIGHT, slot, flags, colslot)
+        nopen, w1 = frontier_plan(cells, base, r, c, _TRANSPOSED, slot, flags, colslot)
         if w0 <= w1:
-            nopen, w0 = frontier_plan(cells, base, r, c, False, slot, flags, colslot)
+            nopen, w0 = frontier_plan(cells, base, r, c, _STRAIGHT, slot, flags, colslot)
         if min(w0, w1) > MAX_SLOTS:
             out_status[b] = 1
             continue

@@ -422,7 +422,8 @@ def count_unit(n, unit, stab):
     return weight * leaves, classes, nodes
 
 
-_NEVER = 1 << 62  # a unit number no walk reaches
+_NEVER = np.int64(1 << 62)  # a unit number no walk reaches (a numpy scalar: a Python int
+# passed to select would be typed as a literal and compile it once more)
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -55,7 +55,17 @@ from numba import njit
 
 from ..bitops import ctz, popcount
 from .bits import SLOTS, dead, load, place, store
-from .symmetry import cmp_rotation, row_avail, row_masks, side_rule
+from .symmetry import (
+    CORNER,
+    HALF,
+    QUARTER,
+    SIDE,
+    THREE_QUARTERS,
+    cmp_rotation,
+    row_avail,
+    row_masks,
+    side_rule,
+)
 
 __all__: list[str] = []  # every kernel is private: solvers.nqueens is the public face
 
@@ -68,19 +78,19 @@ def class_size(board, n, b1):
     # a rotation can tie with S on row 0 only if the edge it brings to the top holds a queen
     # at distance b1 from the matching corner; otherwise S < rotation already on row 0
     if board[b2] == 1:
-        c = cmp_rotation(board, n, 1)
+        c = cmp_rotation(board, n, QUARTER)
         if c < 0:
             return 0
         if c == 0:
             return 2
     if board[last] == np.int64(1) << b2:
-        c = cmp_rotation(board, n, 2)
+        c = cmp_rotation(board, n, HALF)
         if c < 0:
             return 0
         if c == 0:
             return 4
     if board[b1] == np.int64(1) << last:
-        if cmp_rotation(board, n, 3) < 0:
+        if cmp_rotation(board, n, THREE_QUARTERS) < 0:
             return 0
     return 8
 
@@ -114,7 +124,7 @@ def corner_walk(n, b1, row, ld, cd, rd):
     rows above with columns still to try.
     """
     mask = (np.int64(1) << n) - 1
-    rm = row_masks(n, True, b1)
+    rm = row_masks(n, CORNER, b1)
     stk = np.empty(8 * SLOTS, np.int64)
     last = n - 1
     avail = ~(ld | cd | rd) & rm[row & 63]
@@ -159,12 +169,12 @@ def side_walk(n, b1, row, ld, cd, rd, board):
     side = np.int64(1) | (np.int64(1) << last)
     topbit = np.int64(1) << last
     endbit = np.int64(1) << b2
-    rm = row_masks(n, False, b1)
+    rm = row_masks(n, SIDE, b1)
     stk = np.empty(8 * SLOTS, np.int64)
     brd = np.zeros(SLOTS, np.int64)
     for i in range(row):
         brd[i] = board[i]
-    avail = row_avail(n, False, b1, rm, row, ld, cd, rd)
+    avail = row_avail(n, SIDE, b1, rm, row, ld, cd, rd)
     count = 0
     classes = 0
     nodes = popcount(avail)

@@ -13,6 +13,13 @@ from .bits import SLOTS
 
 __all__: list[str] = []  # private to solvers.nqueens
 
+# Arguments that jitted callers pass as constants are numpy scalars: numba types a Python
+# constant as a literal and compiles the function it is passed to once more for each literal
+# (cmp_rotation once per turn, row_masks and row_avail once per search), as in solvers.slant.
+CORNER = np.bool_(True)  # row_masks / row_avail: the corner search
+SIDE = np.bool_(False)  # the side search
+QUARTER, HALF, THREE_QUARTERS = np.int64(1), np.int64(2), np.int64(3)  # cmp_rotation's turns
+
 
 @njit(cache=True, nogil=True)
 def row_of(board, n, bit):

@@ -63,6 +63,9 @@ def replay(n, prefix, board):
 
 
 _NEVER = 1 << 62  # a path number no walk reaches
+# the first row below a corner / side root, as numpy scalars: a Python constant would be typed
+# as a literal, and each walk compiled once more for it (see .symmetry)
+_ROW1, _ROW2 = np.int64(1), np.int64(2)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -170,7 +173,7 @@ def whole(n):
         ld0, cd0, rd0 = place(z, z, z, np.int64(1))
         for b1 in range(2, n - 1):
             ld, cd, rd = place(ld0, cd0, rd0, np.int64(1) << b1)
-            c, u, k = corner_walk(n, b1, 2, ld, cd, rd)
+            c, u, k = corner_walk(n, b1, _ROW2, ld, cd, rd)
             count += c
             classes += u
             nodes += k + 1
@@ -178,7 +181,7 @@ def whole(n):
         bit = np.int64(1) << b1
         board[0] = bit
         ld, cd, rd = place(z, z, z, bit)
-        c, u, k = side_walk(n, b1, 1, ld, cd, rd, board)
+        c, u, k = side_walk(n, b1, _ROW1, ld, cd, rd, board)
         count += c
         classes += u
         nodes += k + 1
@@ -208,7 +211,7 @@ def count_batch(n, choices, counts, classes, nodes):
         if corner and d == 1:  # row 0 only: the corner search over every b1
             for b in range(2, n - 1):
                 nld, ncd, nrd = place(ld, cd, rd, np.int64(1) << b)
-                c, u, m = corner_walk(n, b, 2, nld, ncd, nrd)
+                c, u, m = corner_walk(n, b, _ROW2, nld, ncd, nrd)
                 counts[i] += c
                 classes[i] += u
                 nodes[i] += m + 1

@@ -60,6 +60,7 @@ NO_LEARNING = np.int64(-1)  # the generator's searches keep the depth-first sear
 # search's arguments as numpy scalars (see state._ZERO: a literal would compile search again)
 _CHECK, _WINDOW, _FULL = np.int64(CHECK), np.int64(WINDOW_NODES), np.int64(FULL_NODES)
 _SWEEP = np.bool_(True)
+_INEXACT = np.bool_(False)
 
 
 @njit(cache=True, nogil=True)
@@ -269,7 +270,7 @@ def minimise_clues(R, C, clues, sol, removal, ws, st):
             clues[p] = v
             r0, r1 = max(y - QUICK, 0), min(y + QUICK, R)
             c0, c1 = max(x - QUICK, 0), min(x + QUICK, C)
-            _sub_puzzle(R, C, clues, sol, r0, r1, c0, c1, False, sub_clues, sub_first)
+            _sub_puzzle(R, C, clues, sol, r0, r1, c0, c1, _INEXACT, sub_clues, sub_first)
             reset(ws, st, r1 - r0, c1 - c0, sub_clues)
             if not propagate(ws, st, r1 - r0, c1 - c0):
                 continue

@@ -67,7 +67,10 @@ GRADES = ("easy", "hard", "impossible", "harder")
 # deduce() answers
 _NONE, _SOLVED, _STALLED = 0, 1, 2
 
-# v-shape bits of a cell's pair with the cell to its right (H) and the one below it (V)
+# v-shape bits of a cell's pair with the cell to its right (H) and the one below it (V).
+# These, the queue rows and their ends stay Python ints on purpose: passed to the jitted
+# helpers they are typed as literals and numba compiles a specialised copy for each, which
+# an A/B of deduce found faster than one int64 copy (unlike the constants of .state)
 _V, _CARET, _GT, _LT = 1, 2, 4, 8
 _H_BITS, _V_BITS = _V | _CARET, _GT | _LT
 

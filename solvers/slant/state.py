@@ -345,7 +345,7 @@ def count_exits(ws, st, R, C):
     for p in range((R + 1) * W):
         exits[p] = 0
         bcnt[p] = 0
-    p = 0
+    p = _ZERO
     for y in range(R + 1):
         for x in range(W):
             label = comp[p]
@@ -409,7 +409,7 @@ def _walled(ws, st, C, label):
             return False
     W = C + 1
     ok = True
-    ways, way, way_v = 0, -1, 0
+    ways, way, way_v = 0, _NONE, _ZERO
     for d in range(4):
         i = ws.around[d, q]
         if i < 0 or ws.cell[i] >= 0:
@@ -460,7 +460,7 @@ def assign(ws, st, R, C, i, v):
     _push_point(ws, st, o2)
     kept = st[_EXON] != 0
     if kept:
-        _exits_step(ws, ca, cb, comp[o1], comp[o2], o1, o2, -1)
+        _exits_step(ws, ca, cb, comp[o1], comp[o2], o1, o2, _NONE)
     if size[ca] > size[cb]:
         ca, cb = cb, ca
     if kept:
@@ -513,7 +513,7 @@ def undo_to(ws, st, R, C, mark):
         if kept:
             ws.exits[cb] -= ws.exits[ca]
             ws.bcnt[cb] -= ws.bcnt[ca]
-            _exits_step(ws, comp[a], comp[b], comp[o1], comp[o2], o1, o2, 1)
+            _exits_step(ws, comp[a], comp[b], comp[o1], comp[o2], o1, o2, _ONE)
         touch[a] -= 1
         touch[b] -= 1
         free[a] += 1
