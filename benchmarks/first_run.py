@@ -4,7 +4,9 @@ own, as a user installs it, and measured in the same script.
 
 Rows:
 
-- cold compile CPU-s per problem: one process, an empty kernel cache, ``PROBLEM.warm_up()``;
+- cold compile CPU-s per problem: one process, an empty kernel cache, ``PROBLEM.warm_up()``,
+  and the compiles it made (one per function and signature: a function compiled again for a
+  literal-typed argument counts twice);
 - the default ``config.yaml`` run cold (empty cache) and warm: wall time, CPU-s of the whole
   process tree (driver and workers), the CPU-s the cold run spent more than the warm one (its
   compiles), the workers that compiled (as the run's log says; the old code does not say), and
@@ -38,8 +40,12 @@ from common import ROOT, conditions, markdown, median
 BEFORE = "bd1b134"  # the last commit before the first-run work (signals, compile once, lazy CLI)
 PROBLEMS = ("nqueens", "queens_rooks", "max_rooks", "slant")
 SMALL = "output: results\njobs:\n  - {name: every, problem: max_rooks, boards: {all: {rows: 5}}}\n"
-COMPILE = ("import time, boardsweep.solvers as s; p = s.get({name!r}); "
-           "t = time.process_time(); p.warm_up(); print(time.process_time() - t)")
+COMPILE = ("import sys, time, boardsweep.solvers as s; p = s.get({name!r}); "
+           "t = time.process_time(); p.warm_up(); cpu = time.process_time() - t; "
+           "mods = [m for n, m in list(sys.modules.items()) if m and n.startswith(p.modules)]; "
+           "kernels = {{id(v): v for m in mods for v in vars(m).values() "
+           "if hasattr(getattr(v, 'stats', None), 'cache_misses')}}; "
+           "print(cpu, sum(sum(v.stats.cache_misses.values()) for v in kernels.values()))")
 
 
 class Version:
@@ -128,8 +134,10 @@ def measure(versions: list[Version], repeats: int) -> list[list[str]]:
             done = subprocess.run([str(version.python), "-c", COMPILE.format(name=name)],
                                   env=version.env(version.fresh_cache()), check=True,
                                   capture_output=True, text=True, cwd=version.base)
-            put(f"cold compile of {name}, CPU-s (1 process)", version,
-                f"{float(done.stdout.split()[-1]):.1f}")
+            cpu, compiles = done.stdout.split()[-2:]
+            put(f"cold compile of {name}, CPU-s (1 process)", version, f"{float(cpu):.1f}")
+            # numba counts each compile (a function for one signature) as a cache miss
+            put(f"cold compile of {name}: functions compiled (signatures)", version, compiles)
         version.warm = version.fresh_cache()
         cold = timed([version.boardsweep, "run"], version.env(version.warm),
                      version.folder(config, data=True))

@@ -171,10 +171,11 @@ def run(config: str | Path | Mapping = "config.yaml", *, jobs: tuple[str, ...] =
 
 def plan(config: str | Path | Mapping = "config.yaml", *, jobs: tuple[str, ...] = (),
          output: str | Path | None = None, workers: int | None = None,
-         task_seconds: float | None = None) -> pd.DataFrame:
+         task_seconds: float | None = None, verify: float | None = None) -> pd.DataFrame:
     """What ``boardsweep plan`` prints, one row per job and table: points, units, units done,
-    tasks, mean task seconds, CPU hours and wall hours on ``workers``."""
+    tasks, mean task seconds, CPU hours and wall hours on ``workers``, and the share verified
+    on a second worker with the CPU hours that adds (``verify``: as ``plan --verify``)."""
     session = app.open_session(config, tuple(jobs), output)
-    _, _, rows = app.plan_session(session, workers, task_seconds)
+    _, _, rows = app.plan_session(session, workers, task_seconds, verify)
     return pd.DataFrame([vars(r) for r in rows],
                         columns=[f for f in app.PlanRow.__dataclass_fields__])

@@ -32,13 +32,21 @@ from .jobs import LOCAL_SECONDS, Runners, open_runner, run_job, run_once
 from .plan import plan_job
 from .progress import log, warn
 from .publish import check_job_folder, prepare_state
-from .spec import ClusterSpec, Config, Job, config_from_mapping, load_config, state_folder
+from .spec import (
+    ClusterSpec,
+    Config,
+    Job,
+    config_from_mapping,
+    load_config,
+    state_folder,
+    verify_share,
+)
 from .spec import task_seconds as default_task_seconds
 from .store import Store, StoreDamaged, read_only
 from .tables import regular_file, writable_folder
 
 __all__ = ["Where", "Session", "open_session", "run_session", "plan_session", "PlanRow",
-           "one_shot", "dask_report", "problem", "set_source"]
+           "one_shot", "dask_report", "problem", "set_source", "verify_results"]
 
 
 def problem(name: str, kind: str | None = None) -> Problem:
@@ -127,11 +135,14 @@ def dask_report(output: Path) -> Iterator[Path]:
 
 def run_session(session: Session, where: Where = Where(), *, fresh: bool = False,
                 task_seconds: float | None = None, command: str | None = None,
-                on_failure: Callable[[JobError], None] | None = None) -> dict[str, dict]:
+                on_failure: Callable[[JobError], None] | None = None,
+                verify: float | None = None) -> dict[str, dict]:
     """Run every job of ``session`` into its output; return each published job's manifest.
 
-    A job that fails does not stop the others: each failure goes to ``on_failure`` (else the
-    log), and :class:`JobError` is raised after the last job.
+    ``verify``: the share of records verified on a second worker, for every job (else each
+    job's ``verify:``, else the cluster's default).  A job that fails does not stop the
+    others: each failure goes to ``on_failure`` (else the log), and :class:`JobError` is
+    raised after the last job.
     """
     out, state, jobs = session.output, session.state, session.jobs
     writable_folder(out, folder=True)
@@ -164,7 +175,9 @@ def run_session(session: Session, where: Where = Where(), *, fresh: bool = False
                     reports.append(report_path)
                     yield pair
 
-            small = _small_work(session, where, store)
+            shares = {job.name: verify_share(job, _cluster_of(session, where), verify)
+                      for job in jobs}
+            small = None if any(shares.values()) else _small_work(session, where, store)
             if small is not None:
                 log(f"small work (about {small:.2g} CPU-s estimated): computed in this "
                     "process, no cluster started (ask for one with --workers)")
@@ -179,7 +192,7 @@ def run_session(session: Session, where: Where = Where(), *, fresh: bool = False
                     stopping.check()  # a signal swallowed in a library callback stops here
                     try:
                         manifests[job.name] = run_job(job, out, state, store, runners, 0,
-                                                      target, command)
+                                                      target, command, shares[job.name])
                     except JobError as exc:
                         (on_failure or (lambda e: warn(str(e))))(exc)
                         failures.append(exc)
@@ -192,6 +205,15 @@ def run_session(session: Session, where: Where = Where(), *, fresh: bool = False
     if failures:
         raise JobError(f"{len(failures)} of {len(jobs)} jobs failed (see above)")
     return manifests
+
+
+def _cluster_of(session: Session, where: Where) -> ClusterSpec:
+    """The cluster a run uses, as far as its defaults go (a client one has is external)."""
+    if where.spec is not None:
+        return where.spec
+    if where.client is not None:
+        return ClusterSpec("address", {})
+    return session.config.cluster
 
 
 def _small_work(session: Session, where: Where, store: Store) -> float | None:
@@ -228,12 +250,16 @@ class PlanRow:
     task_seconds: float
     cpu_hours: float
     wall_hours: float
+    verify: float = 0.0  # the share of records computed again on a second worker
+    verify_cpu_hours: float = 0.0  # what that adds, estimated
 
 
 def plan_session(session: Session, workers: int | None = None,
-                 task_seconds: float | None = None) -> tuple[int, float, list[PlanRow]]:
+                 task_seconds: float | None = None, verify: float | None = None
+                 ) -> tuple[int, float, list[PlanRow]]:
     """``(workers, target task seconds, rows)``: what a run would compute, from the store
-    opened read-only (a plan changes nothing)."""
+    opened read-only (a plan changes nothing); with the CPU that verifying a share of it on
+    a second worker adds (``verify``, else each job's, else the cluster's default)."""
     out, state, jobs = session.output, session.state, session.jobs
     cluster = session.config.cluster
     target = default_task_seconds(cluster, task_seconds)
@@ -259,9 +285,11 @@ def plan_session(session: Session, workers: int | None = None,
                 part = type(plan)(job, plan.version, points)
                 seconds = part.todo_seconds()
                 tasks = part.count_tasks(length)
+                share = verify_share(job, cluster, verify)
                 rows.append(PlanRow(job.name, table, len(points), part.units, part.units_done,
                                     tasks, seconds / tasks if tasks else 0.0, seconds / 3600,
-                                    seconds / 3600 / threads))
+                                    seconds / 3600 / threads, share,
+                                    share * seconds / 3600))
             log(f"{job.name}: planned in {time.perf_counter() - started:.2f} s")
     finally:
         if store is not None:
@@ -285,3 +313,13 @@ def one_shot(job: Job, where: Where = Where(), task_seconds: float = 60.0
 
     with run_once(job, choose, task_seconds) as tables:
         yield tables
+
+
+def verify_results(results: str | Path, out: Any, sample: float | None = None,
+                   jobs: tuple[str, ...] = (), seed: int | None = None) -> Any:
+    """Re-check a published results folder from its files alone (:mod:`.audit`): sha256s
+    against manifests and a recomputed sample; lines to ``out``; returns the
+    :class:`~boardsweep.pipeline.audit.Outcome` (:class:`InputError` for bad input)."""
+    from .audit import DEFAULT_SAMPLE, audit
+
+    return audit(Path(results), out, DEFAULT_SAMPLE if sample is None else sample, jobs, seed)

@@ -128,32 +128,36 @@ def _param(exc: ParamError, prefix: str) -> InputError:
 @click.option("--fresh", is_flag=True, help="Forget stored results of these jobs first.")
 @click.option("--task-seconds", "task_seconds_", type=click.FloatRange(0.01, 86400),
               help="Target seconds per task (default: the cluster's task_seconds).")
+@click.option("--verify", "verify", type=click.FloatRange(0, 1),
+              help="Share of each job's work computed again on a second worker and compared "
+                   "before publication (default: the job's verify:, else 0 on a local "
+                   "cluster and 0.05 on others).")
 @click.option("--dry-run", is_flag=True, help="Print the plan (as `boardsweep plan`) and stop.")
-def run(config, job_names, output, fresh, task_seconds_, dry_run, **flags) -> None:
+def run(config, job_names, output, fresh, task_seconds_, verify, dry_run, **flags) -> None:
     """Run every job of CONFIG (default config.yaml) into <output>/<job>/."""
     from . import app
 
     where = _where(flags)
     if dry_run:
-        _print_plan(config, job_names, output, where.workers, task_seconds_)
+        _print_plan(config, job_names, output, where.workers, task_seconds_, verify)
         return
     session = app.open_session(config, job_names, output)
     app.run_session(session, where, fresh=fresh, task_seconds=task_seconds_,
-                    on_failure=lambda exc: log_error(str(exc)))
+                    on_failure=lambda exc: log_error(str(exc)), verify=verify)
 
 
-def _print_plan(config, job_names, output, workers, target_override) -> None:
+def _print_plan(config, job_names, output, workers, target_override, verify=None) -> None:
     from . import app
 
     session = app.open_session(config, job_names, output)
-    threads, target, rows = app.plan_session(session, workers, target_override)
+    threads, target, rows = app.plan_session(session, workers, target_override, verify)
     click.echo(f"plan for {threads} workers, target task length {target:g} s")
     click.echo(f"{'job':<16}{'table':<12}{'points':>8}{'units':>16}{'done':>16}{'tasks':>12}"
-               f"{'task s':>10}{'CPU h':>12}{'wall h':>12}")
+               f"{'task s':>10}{'CPU h':>12}{'wall h':>12}{'verify':>8}{'+CPU h':>10}")
     for r in rows:
         click.echo(f"{r.job:<16}{r.table:<12}{r.points:>8}{r.units:>16,}{r.done:>16,}"
                    f"{r.tasks:>12,}{r.task_seconds:>10.3g}{r.cpu_hours:>12.4g}"
-                   f"{r.wall_hours:>12.4g}")
+                   f"{r.wall_hours:>12.4g}{r.verify:>8.3g}{r.verify_cpu_hours:>10.4g}")
 
 
 @cli.command("plan")
@@ -163,9 +167,12 @@ def _print_plan(config, job_names, output, workers, target_override) -> None:
 @click.option("--workers", type=click.IntRange(1, 10**6), help="Workers to plan for.")
 @click.option("--task-seconds", "task_seconds_", type=click.FloatRange(0.01, 86400),
               help="Target seconds per task.")
-def plan_command(config, job_names, output, workers, task_seconds_) -> None:
-    """Print each job's units, tasks, estimated CPU hours and wall time (nothing runs)."""
-    _print_plan(config, job_names, output, workers, task_seconds_)
+@click.option("--verify", "verify", type=click.FloatRange(0, 1),
+              help="Plan verifying this share on a second worker (as run --verify).")
+def plan_command(config, job_names, output, workers, task_seconds_, verify) -> None:
+    """Print each job's units, tasks, estimated CPU hours and wall time, and the CPU that
+    verification adds (nothing runs)."""
+    _print_plan(config, job_names, output, workers, task_seconds_, verify)
 
 
 # ----------------------------------------------------------------------------- one-shot
@@ -226,7 +233,14 @@ class _Problems(_Group):
         return list(self._commands())
 
     def get_command(self, ctx, name):  # noqa: D102 - click hook
-        return self._commands().get(name)
+        from boardsweep import solvers
+        from boardsweep.solvers.schema import ParamError
+
+        try:  # one problem's command: a built-in one imports its own module alone
+            problem = solvers.get(name)
+        except ParamError:
+            return self._commands().get(name)  # unknown, or a registry that fails: say so
+        return self.make(problem)
 
 
 def _solve_command(problem: Problem) -> click.Command | None:
@@ -479,6 +493,71 @@ def report(results_dir) -> None:
     if not shown:
         raise InputError("no job results found (expected <job>/_boardsweep/manifest.json)",
                          results_dir)
+
+
+class _VerifyCommand(click.Command):
+    """``verify``, whose help lists each registered problem's second method (the first
+    paragraph of its ``crosscheck``'s docstring)."""
+
+    def format_help_text(self, ctx, formatter):  # noqa: D102 - click hook
+        super().format_help_text(ctx, formatter)
+        from boardsweep import solvers
+        from boardsweep.solvers.schema import ParamError
+
+        try:
+            found = solvers.problems()
+        except ParamError:
+            return
+        methods = []
+        for name, problem in sorted(found.items()):
+            check = getattr(problem, "crosscheck", None)
+            doc = " ".join((check.__doc__ or "").split("\n\n")[0].split()) if check else ""
+            methods.append((name, doc.removeprefix("Second method: ") or
+                            "none: recomputed by the pipeline's own method"))
+        with formatter.section("Second methods"):
+            formatter.write_dl(methods)
+
+
+@cli.command("verify", cls=_VerifyCommand)
+@click.argument("results", type=click.Path(exists=True, file_okay=False))
+@click.option("--sample", type=click.FloatRange(0, 1, min_open=True), default=None,
+              metavar="F", help="Fraction of each point's work units to recompute (default "
+              "0.05, at least one unit per point); the cheap points of count tables are "
+              "recomputed whole.")
+@click.option("--job", "job_names", multiple=True, metavar="NAME",
+              help="Verify only this job (repeatable).")
+@click.option("--seed", type=click.IntRange(0), default=None,
+              help="Seed of the random sample (printed by every run, to repeat one).")
+def verify_command(results, sample, job_names, seed) -> None:
+    """Re-check the published results folder RESULTS (or one job folder), from its files
+    alone, so a copy on another machine verifies too.
+
+    \b
+    For every table: its sha256 against the job's manifest, then a random sample of its
+    work units recomputed in this process and compared with the published rows, by the
+    problem's second, independent method where it has one for them (listed below), else
+    by the pipeline's own method; the output says which, and what it did not recompute.
+    A count table publishes one sum per point: its points that are cheap (a few seconds)
+    are recomputed whole; of a larger point, sampled records are recomputed and compared
+    with the digests the manifest keeps.  Instances read from a file (ingest, parquet)
+    are not in the folder: those points are reported as not recomputed.
+
+    \b
+    Exit status: 0 every table intact and every recomputed value agrees; 1 a table is
+    damaged or a value disagrees (each printed with its point and both values); 2 bad
+    input (not a results folder, an unknown job)."""
+    from . import app
+
+    outcome = app.verify_results(results, sys.stdout, sample, tuple(job_names), seed)
+    if not outcome.ok:
+        raise VerifyFailed(f"verify: {len(outcome.disagreements)} disagreement(s) or damaged "
+                           f"table(s) in {results}: {outcome.disagreements[0]}")
+
+
+class VerifyFailed(BoardsweepError):
+    """``verify`` found a damaged table or a disagreement: exit 1."""
+
+    exit_code = 1
 
 
 JUDGE_TASK_SECONDS = 5.0  # judge solves in this process: short tasks cost nothing, and

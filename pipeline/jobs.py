@@ -20,12 +20,11 @@ from pathlib import Path
 import pyarrow as pa
 
 from . import stopping
-from .cluster import open_client
 from .errors import JobError
 from .limits import check_worker_memory
 from .merge import TableMerge
 from .plan import JobPlan, plan_job
-from .progress import log, warn
+from .progress import log, ticking, warn
 from .publish import Recompute, RunInfo, check_job_folder, publish
 from .replicate import verify_job
 from .run import Runner, RunStats, dask_runner, execute, local_runner
@@ -49,8 +48,10 @@ def open_runner(spec: ClusterSpec | None, problems: list[str], *, local: bool = 
     workers have loaded the problems' kernels: ``client`` (one the caller made and keeps
     open), or one opened for ``spec`` (``keys``: where a batch cluster's TLS files go)."""
     if local:
-        yield local_runner, 1
+        yield _saying_compiles(local_runner, problems), 1
         return
+    from .cluster import open_client  # Dask: imported by the runs that use it
+
     with contextlib.ExitStack() as stack:
         if client is None:
             client = stack.enter_context(open_client(spec or ClusterSpec(), workers=workers,
@@ -63,6 +64,32 @@ def open_runner(spec: ClusterSpec | None, problems: list[str], *, local: bool = 
             f"{max((r['seconds'] for r in ready.values()), default=0):.2f} s"
             + (f", {compiled} of them compiled kernels" if compiled else "") + ")")
         yield dask_runner(client, threads), threads
+
+
+def _saying_compiles(runner: Runner, problems: list[str]) -> Runner:
+    """``runner`` (one that computes in this process) saying every few seconds, while its
+    tasks compile the problems' kernels (a machine's first run), how many functions it has
+    compiled so far; silent otherwise."""
+
+    def run(source):
+        from boardsweep import solvers
+
+        from .warm import cache_misses
+
+        found = [solvers.get(name) for name in problems]
+        before = sum(cache_misses(problem) for problem in found)
+
+        def line(seconds: float) -> str | None:
+            compiled = sum(cache_misses(problem) for problem in found) - before
+            if not compiled:
+                return None
+            return (f"compiling {', '.join(problems)} kernels (first run on this machine): "
+                    f"{compiled} functions compiled, {seconds:.0f} s")
+
+        with ticking(line):
+            yield from runner(source)
+
+    return run
 
 
 class Runners:

@@ -178,8 +178,17 @@ def tile(spans: Iterable[tuple[int, int]], units: int) -> tuple[list[int], list[
 def plan_job(job: Job, store: Store | None) -> JobPlan:
     """The job's points for each of its tables, minus the unit ranges ``store`` holds (a line
     every few seconds while that takes long: on a first run, planning compiles kernels)."""
-    with ticking(lambda s: f"{job.name}: planning, {s:.0f} s (on a machine's first run this "
-                 "compiles the kernels the plan counts with)"):
+    from .warm import cache_misses
+
+    def line(seconds: float) -> str:
+        compiled = cache_misses(job.problem) - before
+        if compiled:
+            return (f"{job.name}: planning: compiling {job.problem.name} kernels (first run "
+                    f"on this machine): {compiled} functions compiled, {seconds:.0f} s")
+        return f"{job.name}: planning, {seconds:.0f} s"
+
+    before = cache_misses(job.problem)
+    with ticking(line):
         return _plan_job(job, store)
 
 

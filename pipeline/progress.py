@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-__all__ = ["Progress", "log", "warn", "ticking", "setup_logging", "adopt_dask_logging",
+__all__ = ["Progress", "Status", "log", "warn", "ticking", "setup_logging", "adopt_dask_logging",
            "quiet_dask", "worker_logging", "LOGGER", "TICK_SECONDS"]
 
 LOGGER = logging.getLogger("boardsweep")
@@ -37,16 +37,82 @@ def warn(message: str) -> None:
 TICK_SECONDS = 10.0  # a phase without progress of its own says it is alive this often
 
 
+REDRAW_SECONDS = 0.5  # a status line on a terminal is redrawn this often
+
+
+def _tty(stream: TextIO) -> bool:
+    return getattr(stream, "isatty", lambda: False)() and LOGGER.isEnabledFor(logging.INFO)
+
+
+class Status:
+    """A phase's changing state in one line: redrawn in place on a terminal (with a bar when
+    the share done is known), else logged every ``interval`` seconds (the first time after
+    ``first``).  The caller asks :meth:`wait` how long to sleep and :meth:`due` whether to
+    :meth:`show` now."""
+
+    def __init__(self, stream: TextIO | None = None, interval: float = TICK_SECONDS,
+                 first: float | None = None):
+        self.stream = stream or sys.stderr
+        self.tty = _tty(self.stream)
+        self.interval = interval
+        self._next = time.monotonic() + (interval if first is None else first)
+        self._drawn = False
+
+    def wait(self) -> float:
+        """Seconds until the line is due again."""
+        if self.tty:
+            return REDRAW_SECONDS
+        return max(0.05, self._next - time.monotonic())
+
+    def due(self) -> bool:
+        """Whether :meth:`show` would print now."""
+        return self.tty or time.monotonic() >= self._next - 0.01
+
+    def show(self, text: str, share: float | None = None) -> None:
+        """Redraw ``text`` (a bar first when ``share`` is known) on a terminal; else log it
+        when due."""
+        if self.tty:
+            bar = ""
+            if share is not None:
+                filled = int(30 * min(1.0, max(0.0, share)))
+                bar = f"[{'#' * filled}{'-' * (30 - filled)}] "
+            self.stream.write(f"\r{bar}{text}\033[K")
+            self.stream.flush()
+            self._drawn = True
+        elif self.due():
+            log(text)
+            self._next = time.monotonic() + self.interval
+
+    def later(self) -> None:
+        """Nothing to say now: due again after the interval."""
+        self._next = time.monotonic() + self.interval
+
+    def close(self) -> None:
+        """End a line drawn on a terminal."""
+        if self._drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._drawn = False
+
+
 @contextmanager
-def ticking(line: Callable[[float], str], every: float = TICK_SECONDS) -> Iterator[None]:
-    """While the block runs, log ``line(seconds so far)`` every ``every`` seconds (a phase
+def ticking(line: Callable[[float], str | None], every: float = TICK_SECONDS,
+            stream: TextIO | None = None) -> Iterator[None]:
+    """While the block runs, say ``line(seconds so far)`` (nothing when it is None): logged
+    every ``every`` seconds, or redrawn on a terminal after the first ``every`` (a phase
     with no progress of its own, such as a first run's compile, is never silent for long)."""
     done = threading.Event()
     start = time.monotonic()
+    status = Status(stream, every)
 
     def tick() -> None:
-        while not done.wait(every):
-            log(line(time.monotonic() - start))
+        while not done.wait(status.wait()):
+            if status.due() and (not status.tty or time.monotonic() - start >= every):
+                text = line(time.monotonic() - start)
+                if text is not None:
+                    status.show(text)
+                else:
+                    status.later()
 
     thread = threading.Thread(target=tick, name="boardsweep-tick", daemon=True)
     thread.start()
@@ -54,6 +120,8 @@ def ticking(line: Callable[[float], str], every: float = TICK_SECONDS) -> Iterat
         yield
     finally:
         done.set()
+        thread.join(1.0)
+        status.close()
 
 
 STAMPED = "%(asctime)s %(name)s %(levelname)s: %(message)s"

@@ -35,7 +35,7 @@ from .progress import warn
 from .report_page import Section, render, shows_index, table_html
 from .tables import file_digest
 
-__all__ = ["report", "REPORT_FOLDER", "figure_title"]
+__all__ = ["report", "REPORT_FOLDER", "figure_title", "table_damage"]
 
 REPORT_FOLDER = "_report"
 DPI = 100
@@ -93,7 +93,7 @@ def _schema(path: Path) -> tuple[pa.Schema | None, str | None]:
         return None, TRUNCATED
 
 
-def _damage(path: Path, entry: Any) -> str | None:
+def table_damage(path: Path, entry: Any) -> str | None:
     """What is wrong with a published table, as the end of its warning line, or None: the
     file must be there, readable, and hold the bytes its manifest entry's sha256 names (a
     manifest entry with no sha256 is checked for a readable footer alone)."""
@@ -138,7 +138,7 @@ def _jobs(results: Path, damaged: list[str] | None = None):
         bad = False
         for name in tables:
             path = folder / f"{name}.parquet"
-            wrong = _damage(path, tables[name])
+            wrong = table_damage(path, tables[name])
             if wrong is not None:
                 warn(f"{path}: {wrong}; {NOT_REPORTED}")
                 damaged.append(str(path))

@@ -9,12 +9,16 @@ take another problem's lock, and a worker that finds every remaining lock taken 
 and then loads what its holder compiled.  Workers start at different problems, so different
 problems compile on different workers at once.
 
-The workers report each problem they start and finish as Dask events; the driver
-(:func:`warm_workers`) logs which are ready at least every :data:`REPORT_SECONDS`.
+The workers report each problem they start and finish, each step of its warm-up (the
+contract's ``warm`` steps) and, while they compile, how many functions numba has compiled so
+far (:class:`Compiles`), as Dask events; the driver (:func:`warm_workers`) says what they are
+doing at least every :data:`REPORT_SECONDS` ("compiling P kernels (first run on this
+machine): 1 of 3 steps, 12 functions compiled"), and moves a bar on a terminal.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import tempfile
@@ -27,12 +31,62 @@ import pyarrow as pa
 from boardsweep import solvers
 
 from .errors import ClusterError
-from .progress import log
+from .progress import Status
 
-__all__ = ["warm_up", "warm_workers", "EVENTS", "REPORT_SECONDS"]
+__all__ = ["warm_up", "warm_workers", "Compiles", "compiling", "cache_misses", "progress_line",
+           "EVENTS", "REPORT_SECONDS"]
 
 EVENTS = "boardsweep-warm-up"  # the Dask event topic of the workers' reports
 REPORT_SECONDS = 10.0
+NOTE_SECONDS = 2.0  # a worker reports its count of compiled functions at most this often
+
+
+class Compiles:
+    """Counts the functions numba compiles in this process for modules under ``scopes``
+    while installed (numba's compile events; a load from the cache is no compile), calling
+    ``note(count)`` at most every ``every`` seconds as the count grows."""
+
+    def __init__(self, scopes: tuple[str, ...], note=None, every: float = NOTE_SECONDS):
+        self.scopes, self.note, self.every = tuple(scopes), note, every
+        self.count = 0
+        self._last = time.monotonic()
+
+    def ended(self, event) -> None:
+        """Count one compile that ended (a numba ``numba:compile`` event)."""
+        dispatcher = (event.data or {}).get("dispatcher")
+        module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+        if not module.startswith(self.scopes):
+            return
+        self.count += 1
+        now = time.monotonic()
+        if self.note is not None and now - self._last >= self.every:
+            self._last = now
+            self.note(self.count)
+
+
+@contextlib.contextmanager
+def compiling(scopes: tuple[str, ...], note=None, every: float = NOTE_SECONDS):
+    """A :class:`Compiles` counting while the block runs (numba's compile events)."""
+    counter = Compiles(scopes, note, every)
+    try:
+        from numba.core import event
+    except ImportError:  # no numba: nothing compiles
+        yield counter
+        return
+
+    class Listener(event.Listener):
+        def on_start(self, event) -> None:
+            pass
+
+        def on_end(self, event) -> None:
+            counter.ended(event)
+
+    listener = Listener()
+    event.register("numba:compile", listener)
+    try:
+        yield counter
+    finally:
+        event.unregister("numba:compile", listener)
 
 
 def _lock_folder() -> Path:
@@ -52,36 +106,37 @@ def _take(name: str, block: bool) -> int | None:
     return fd
 
 
-def _cache_misses(problem) -> int:
+def cache_misses(problem) -> int:
     """How many kernel signatures the problem's modules have compiled in this process (numba
     counts a compile as a cache miss; a load from the cache is a hit)."""
     import sys
 
-    misses = 0
+    kernels = {}  # by id: a kernel imported into several modules counts once
     scopes = tuple(problem.modules)
     for module_name, module in list(sys.modules.items()):
         if module is None or not module_name.startswith(scopes):
             continue
         for value in list(vars(module).values()):
-            stats = getattr(value, "stats", None)
-            if stats is not None and hasattr(stats, "cache_misses"):
-                misses += sum(stats.cache_misses.values())
-    return misses
+            if hasattr(getattr(value, "stats", None), "cache_misses"):
+                kernels[id(value)] = value
+    return sum(sum(k.stats.cache_misses.values()) for k in kernels.values())
 
 
 def _report(run: str, **message) -> None:
     try:
         from distributed import get_worker
 
-        get_worker().log_event(EVENTS, {"run": run, **message})
+        worker = get_worker()
+        worker.log_event(EVENTS, {"run": run, "worker": worker.address, **message})
     except (ImportError, ValueError):  # not on a Dask worker (a test calls it directly)
         pass
 
 
 def warm_up(problems: list[str], first: int = 0, run: str = "") -> dict:
     """On a worker: load or compile the kernels of ``problems`` (starting at index ``first``),
-    each compiled at most once on this machine (see the module's doc).  Returns the seconds it
-    took and, per problem, the seconds and the kernels this process compiled."""
+    each compiled at most once on this machine (see the module's doc), reporting each step.
+    Returns the seconds it took and, per problem, the seconds and the kernels this process
+    compiled."""
     start = time.perf_counter()
     pending = problems[first % len(problems):] + problems[:first % len(problems)] \
         if problems else []
@@ -95,11 +150,24 @@ def warm_up(problems: list[str], first: int = 0, run: str = "") -> dict:
                 _report(run, state="start", problem=name)
                 began = time.perf_counter()
                 problem = solvers.get(name)
-                before = _cache_misses(problem)
-                problem.warm_up()
+                before = cache_misses(problem)
+                steps = len(problem.warm_steps())
+                at = {"step": 0}
+
+                def note(count: int, name=name, steps=steps, at=at) -> None:
+                    _report(run, state="step", problem=name, step=at["step"], steps=steps,
+                            functions=count)
+
+                with compiling(tuple(problem.modules), note) as counter:
+                    def step(done: int, total: int, name=name, at=at, counter=counter) -> None:
+                        at["step"] = done
+                        _report(run, state="step", problem=name, step=done, steps=total,
+                                functions=counter.count)
+
+                    problem.warm_up(step)
                 problem.version  # noqa: B018 - hashes the problem's sources once, before tasks
                 done[name] = {"seconds": time.perf_counter() - began,
-                              "compiled": _cache_misses(problem) - before}
+                              "compiled": cache_misses(problem) - before}
                 _report(run, state="done", problem=name, **done[name])
             finally:
                 os.close(fd)  # releases the lock: the next worker loads what this one compiled
@@ -112,8 +180,9 @@ def warm_up(problems: list[str], first: int = 0, run: str = "") -> dict:
 
 def warm_workers(client, problems: list[str], timeout: float = 3600.0) -> dict[str, dict]:
     """Run :func:`warm_up` on every worker of ``client`` (each starting at another problem),
-    logging progress at least every :data:`REPORT_SECONDS` while it lasts; the workers'
-    answers by address.  :class:`ClusterError` if it takes longer than ``timeout``."""
+    saying what they do at least every :data:`REPORT_SECONDS` (a bar on a terminal) while it
+    lasts; the workers' answers by address.  :class:`ClusterError` if it takes longer than
+    ``timeout``."""
     from distributed import wait
 
     workers = sorted(client.scheduler_info()["workers"])
@@ -122,11 +191,12 @@ def warm_workers(client, problems: list[str], timeout: float = 3600.0) -> dict[s
                              pure=False, key=f"boardsweep-warm-up-{run}-{i}"): w
                for i, w in enumerate(workers)}
     start = time.monotonic()
+    # the first line comes sooner: the cluster's start was silent already
+    status = Status(interval=REPORT_SECONDS, first=REPORT_SECONDS / 2)
     try:
-        first = True
         while True:
-            try:  # the first line comes sooner: the cluster's start was silent already
-                wait(list(futures), timeout=REPORT_SECONDS / 2 if first else REPORT_SECONDS)
+            try:
+                wait(list(futures), timeout=status.wait())
                 break
             except TimeoutError:
                 elapsed = time.monotonic() - start
@@ -137,29 +207,53 @@ def warm_workers(client, problems: list[str], timeout: float = 3600.0) -> dict[s
                 futures = {f: w for f, w in futures.items() if w not in gone}
                 if not futures:
                     break
-                first = False
-                log(_progress(client, run, problems, len(futures), elapsed))
+                if status.due():
+                    text, share = progress_line(client.get_events(EVENTS), run, problems,
+                                                len(futures), elapsed)
+                    status.show(text, share)
         return {w: f.result() for f, w in futures.items() if f.status == "finished"}
     finally:
+        status.close()
         for future in futures:
             future.release()
 
 
-def _progress(client, run: str, problems: list[str], workers: int, elapsed: float) -> str:
-    """``kernels: ready A (2 of 2 workers); at work on B, C; 20 s ...`` (A, B, C problems)."""
+def progress_line(events, run: str, problems: list[str], workers: int,
+                  elapsed: float) -> tuple[str, float]:
+    """What the workers of warm-up ``run`` are doing, from their ``events`` ((time, message)
+    pairs), in one line, and the share of the warm-up done (steps, over all workers):
+    ``compiling P kernels (first run on this machine): 1 of 3 steps, 12 functions compiled;
+    loading Q kernels: 2 of 4 steps; ready: R (2 of 2 workers); 40 s``."""
     ready: dict[str, int] = {}
-    busy: set[str] = set()
-    for _, message in client.get_events(EVENTS):
-        if isinstance(message, dict) and message.get("run") == run:
-            name = message.get("problem")
-            if message.get("state") == "done":
-                ready[name] = ready.get(name, 0) + 1
-            else:
-                busy.add(name)
-    parts = [f"{p} ({ready[p]} of {workers} workers)" for p in problems if p in ready]
-    text = "kernels: ready " + (", ".join(parts) if parts else "none yet")
-    working = [p for p in problems if p in busy and ready.get(p, 0) < workers]
-    if working:
-        text += f"; at work on {', '.join(working)}"
-    return (f"{text}; {elapsed:.0f} s (a first run on a machine compiles them, once for all "
-            "its workers)")
+    latest: dict[tuple[str, str], dict] = {}  # (problem, worker) -> its last step report
+    for _, message in events:
+        if not isinstance(message, dict) or message.get("run") != run:
+            continue
+        name, worker = message.get("problem"), message.get("worker", "")
+        if message.get("state") == "done":
+            ready[name] = ready.get(name, 0) + 1
+            latest.pop((name, worker), None)
+        elif message.get("state") == "step":
+            latest[(name, worker)] = message
+        else:
+            latest.setdefault((name, worker), {"step": 0, "steps": 0, "functions": 0})
+    parts = []
+    done_steps = 0.0
+    for p in problems:
+        at_work = [m for (name, _), m in latest.items() if name == p]
+        if not at_work or ready.get(p, 0) >= workers:
+            continue
+        m = max(at_work, key=lambda m: (m.get("functions", 0), m.get("step", 0)))
+        steps = f"{m.get('step', 0)} of {m['steps']} steps" if m.get("steps") else "starting"
+        if m.get("functions"):
+            parts.append(f"compiling {p} kernels (first run on this machine): {steps}, "
+                         f"{m['functions']} functions compiled")
+        else:
+            parts.append(f"loading {p} kernels: {steps}")
+        done_steps += sum(m.get("step", 0) / m["steps"] for m in at_work if m.get("steps"))
+    if ready:
+        parts.append("ready: " + ", ".join(f"{p} ({ready[p]} of {workers} workers)"
+                                           for p in problems if p in ready))
+    text = "kernels: " + ("; ".join(parts) if parts else "starting")
+    share = (sum(ready.values()) + done_steps) / max(1, workers * len(problems))
+    return f"{text}; {elapsed:.0f} s", min(1.0, share)

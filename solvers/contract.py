@@ -17,7 +17,9 @@ sources and of every module they import inside ``solvers`` or their own package,
 never typed in (:mod:`solvers.identity`); results are keyed by it, so results of edited code
 are never reused;
 ``solve`` (:class:`SolveCommand`) and ``judge`` (:class:`Judge`): the command line's view;
-``report``: summary tables and figures over the published tables (:class:`Report`).
+``report``: summary tables and figures over the published tables (:class:`Report`);
+``crosscheck`` (optional): a second, independent method for ``boardsweep verify``
+(:class:`Crosscheck`).
 
 How the pipeline runs a job
 ---------------------------
@@ -63,7 +65,7 @@ from .schema import Choice, Context, Field, FilePath, OneOf, ParamError, Record,
 __all__ = [
     "COUNT_TYPE", "COUNT_DIGITS", "Column", "Table", "Point", "FormatError", "ParamError",
     "SolveCommand", "Judge", "Report", "Problem", "CountProblem", "InstanceProblem",
-    "Exhaustive",
+    "Exhaustive", "Crosscheck",
     "count_columns", "count_arrays", "count_value", "canonical",
 ]
 
@@ -179,6 +181,12 @@ class Table:
         """The schema ``compute`` returns: the declared columns only."""
         return pa.schema([pa.field(c.name, c.type, c.nullable) for c in self.columns])
 
+    @property
+    def measured(self) -> tuple[str, ...]:
+        """Columns measured while computing (unit ``s``: a time), which two computations of
+        one unit do not repeat; every other column is a function of the unit alone."""
+        return tuple(c.name for c in self.columns if c.unit == "s")
+
 
 # ----------------------------------------------------------------------------- work
 
@@ -282,6 +290,19 @@ class Report:
     figures: list[tuple[str, Any]] = field(default_factory=list)  # (file stem, Figure)
 
 
+@dataclass(frozen=True)
+class Crosscheck:
+    """Rows of a point's units recomputed by a method independent of ``compute`` (for
+    ``boardsweep verify``): ``method`` names it in words; ``rows`` holds only the columns
+    it decides, named and typed as in the table (a ``sum`` table's key columns among them),
+    one row per published row in the same order (a ``rows`` table) or one per key (a ``sum``
+    table).  A witness the method does not pick itself (a placement, a solution) is the
+    published one if the method found it valid, else something that differs from it."""
+
+    method: str
+    rows: pa.Table
+
+
 # ----------------------------------------------------------------------------- problems
 
 
@@ -302,7 +323,15 @@ class Problem:
     # report(job name, {table name: load(columns=None) -> pa.Table}[, related]) -> Report,
     # related = {other job of this problem: {table name: load}} (see Report)
     judge: Judge | None = None
-    warm: Callable[[], None] | None = None
+    warm: Callable[[], None] | tuple[Callable[[], None], ...] | None = None
+    # the warm-up: one callable, or its steps in order (each loads, or on a machine's first
+    # run compiles, some of the kernels; the pipeline counts them as it reports progress)
+    crosscheck: Callable[[Point, int, int, pa.Table], Crosscheck | None] | None = None
+    # crosscheck(point, lo, hi, published) -> Crosscheck | None: units lo..hi-1 of point by
+    # a second, independent method (``boardsweep verify``).  ``published``: the published
+    # rows from unit lo's first on (a rows table; rows of later units may follow), or the
+    # point's rows (a sum table: then lo, hi = 0, point.units).  None: no second method
+    # for this point (too large, or its instances are not at hand).  Pure, like compute.
 
     kind = "?"
 
@@ -337,10 +366,20 @@ class Problem:
         """Rows of ``point.table`` for the units ``lo..hi-1`` of ``point`` (runs on workers)."""
         raise NotImplementedError
 
-    def warm_up(self) -> None:
-        """Load the compiled kernels (run the smallest case) before a worker's first task."""
-        if self.warm is not None:
-            self.warm()
+    def warm_steps(self) -> tuple[Callable[[], None], ...]:
+        """The warm-up's steps in order (one for a single ``warm`` callable, none without)."""
+        if self.warm is None:
+            return ()
+        return tuple(self.warm) if isinstance(self.warm, tuple) else (self.warm,)
+
+    def warm_up(self, step: Callable[[int, int], None] | None = None) -> None:
+        """Load the compiled kernels (run the smallest cases) before a worker's first task;
+        ``step(done, total)`` after each of the :meth:`warm_steps`."""
+        steps = self.warm_steps()
+        for done, run in enumerate(steps, 1):
+            run()
+            if step is not None:
+                step(done, len(steps))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -58,7 +58,7 @@ import pyarrow as pa
 from numba import njit
 
 from .. import gridtext
-from ..contract import InstanceProblem, Judge, Point
+from ..contract import Crosscheck, InstanceProblem, Judge, Point
 from ..schema import Field, Flag, Integer, IntegerSet, Number, NumberSet, ParamError, Record
 from . import format as text_format
 from .count import LAYER_WORDS, MAX_SLOTS, count_batch, limbs_to_int
@@ -81,7 +81,7 @@ __all__ = [
     "PROBLEM", "DfsResult", "make_batch", "board_at", "check_batch", "generate",
     "solve_batch", "max_rooks_dfs", "konig_cover", "batch_to_table", "table_to_batch",
     "BOARDS", "MAXIMA", "DISTRIBUTION", "SUMMARY", "instance_seconds", "COUNT_STATUS",
-    "count_words",
+    "count_words", "crosscheck",
 ]
 
 _U64 = 2**64
@@ -143,6 +143,8 @@ def check_batch(batch: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         if arr.size and (int(arr.min()) < info.min or int(arr.max()) > info.max):
             raise ParamError(f"board batch column '{key}' holds values outside {info.dtype}")
         out[key] = np.ascontiguousarray(arr, dtype=dtype)
+        if not out[key].flags.writeable:  # (Arrow's) read-only arrays: the kernels would
+            out[key] = out[key].copy()  # compile once more for them, after the warm-up
     k = out["board_id"].shape[0]
     if out["rows"].shape[0] != k or out["cols"].shape[0] != k or out["offsets"].shape[0] != k + 1:
         raise ParamError(f"board batch columns disagree on the number of boards ({k})")
@@ -430,8 +432,103 @@ def _judge_write(tables, params, note):
             yield text_format.render_maxima(batch.column("max_rooks").to_numpy()).encode()
 
 
-def _warm() -> None:
-    """Load (or compile) the generator, matching and counting kernels on small boards."""
+# the second method of `boardsweep verify` (:func:`crosscheck`): the seeds' search lists every
+# legal placement, 13,327 on an open 6 x 6 board, ~1.4 million on 8 x 8
+CROSSCHECK_MAX_CELLS = 36
+CROSSCHECK_MAX_BOARDS = 100_000  # a summary point recomputed whole holds at most this many
+
+
+def _legal(board: np.ndarray, cells: Sequence[int] | None, rooks: int) -> bool:
+    """Whether ``cells`` (row-major, increasing) is a placement of ``rooks`` rooks on open
+    cells of ``board`` with no two in one row or column segment (checked in plain Python)."""
+    if cells is None or len(cells) != rooks or list(cells) != sorted(set(cells)):
+        return False
+    r, c = board.shape
+    if any(not 0 <= t < r * c or board[t // c, t % c] for t in cells):
+        return False
+    for x in cells:
+        for y in cells:
+            if x < y:
+                (i, j), (k, m) = divmod(x, c), divmod(y, c)
+                if i == k and not board[i, j:m].any():
+                    return False
+                if j == m and not board[i:k, j].any():
+                    return False
+    return True
+
+
+def _by_dfs(boards: pa.Table, options: Mapping) -> pa.Table | None:
+    """The ``maxima`` rows of ``boards`` by the seeds' exhaustive search
+    (:func:`max_rooks_dfs`), no placement; None if a board has more than
+    :data:`CROSSCHECK_MAX_CELLS` cells."""
+    batch = table_to_batch(boards)
+    k = batch["rows"].shape[0]
+    if k and int((batch["rows"].astype(np.int64) * batch["cols"]).max()) > CROSSCHECK_MAX_CELLS:
+        return None
+    found = [max_rooks_dfs(board_at(batch, b)) for b in range(k)]
+    result = {
+        "max_rooks": np.array([f.max_rooks for f in found], np.int32),
+        "walls": np.array([int(board_at(batch, b).sum()) for b in range(k)], np.int32),
+        "nodes": np.array([f.nodes for f in found], np.int64),
+        "placement_offsets": np.zeros(k + 1, np.int64), "placement": np.zeros(0, np.int32)}
+    if options.get("counts"):
+        for name in ("max_placements", "placements"):
+            values = np.empty(k, dtype=object)
+            values[:] = [getattr(f, name) for f in found]
+            result[name] = values
+        result["count_status"] = np.array([COUNT_STATUS[0]] * k, dtype=object)
+    return result_table(boards, result)
+
+
+def crosscheck(point: Point, lo: int, hi: int, published: pa.Table) -> Crosscheck | None:
+    """Second method: the seeds' exhaustive search, on generated boards of at most 36 cells.
+
+    Boards ``lo..hi-1`` of a generated point by a second method (the contract's
+    ``crosscheck``): the seeds' exhaustive search (:func:`max_rooks_dfs`), on boards of at
+    most :data:`CROSSCHECK_MAX_CELLS` cells.  ``maxima``: the maximum, the walls and (with
+    counts) both counts of each board; the published placement is echoed where it is legal
+    and holds that many rooks, else replaced by ``[-1]``.  ``summary``: a whole point's
+    histograms from those maxima.  None for boards read from a file (not at hand), larger
+    boards, the exhaustive ``distribution`` table, or a summary point of more boards than
+    :data:`CROSSCHECK_MAX_BOARDS`."""
+    if "generate" not in point.params or point.table not in (MAXIMA.name, SUMMARY.name):
+        return None
+    options = point.params.get("options", {})
+    if point.table == SUMMARY.name and ((lo, hi) != (0, point.units)
+                                        or hi - lo > CROSSCHECK_MAX_BOARDS):
+        return None
+    group = Point(BOARDS.name, point.params["generate"], point.units, 0.0, point.label)
+    boards = _generate(group, lo, hi)
+    rows = _by_dfs(boards, options)
+    if rows is None:
+        return None
+    method = "the seeds' exhaustive search (every legal placement)"
+    if point.table == SUMMARY.name:
+        return Crosscheck(method, summarize(iter([rows]), options))
+    batch = table_to_batch(boards)
+    shown = published.column("placement").to_pylist()[:rows.num_rows]
+    shown += [None] * (rows.num_rows - len(shown))
+    best = rows.column("max_rooks").to_pylist()
+    echoed = [cells if _legal(board_at(batch, b), cells, best[b]) else [-1]
+              for b, cells in enumerate(shown)]
+    rows = rows.set_column(rows.schema.get_field_index("placement"), "placement",
+                           pa.array(echoed, pa.list_(pa.int32())))
+    decided = [c.name for c in MAXIMA.columns if c.name not in ("nodes", "count_memory")]
+    return Crosscheck(method + "; placements checked legal", rows.select(decided))
+
+
+def _warm_generate() -> None:
+    """Load (or compile) the generator's kernels on small boards."""
+    generate(4, 0.3, 2, seed=0)
+
+
+def _warm_match() -> None:
+    """The matching kernels."""
+    solve_batch(generate(4, 0.3, 2, seed=0))
+
+
+def _warm_count() -> None:
+    """The counting kernels."""
     solve_batch(generate(4, 0.3, 2, seed=0), counts=True)
 
 
@@ -478,5 +575,6 @@ PROBLEM = InstanceProblem(
     write_text=text_format.write,
     judge=Judge(text_format.read, _judge_write),
     report=report,
-    warm=_warm,
+    warm=(_warm_generate, _warm_match, _warm_count),
+    crosscheck=crosscheck,
 )

@@ -51,6 +51,7 @@ import pyarrow as pa
 from ..contract import (
     Column,
     CountProblem,
+    Crosscheck,
     Judge,
     Point,
     SolveCommand,
@@ -66,7 +67,8 @@ __all__ = [
     "SOLUTIONS",
     "max_depth", "prefixes", "count", "total", "unique", "completions", "solutions", "cost",
     "unit_plan", "unit_prefixes", "count_units", "solution_depth", "solution_prefixes",
-    "solution_units", "solutions_cost", "solutions_table", "warm_up",
+    "solution_units", "solutions_cost", "solutions_table", "warm_up", "crosscheck",
+    "CROSSCHECK_MAX_N", "SOLUTIONS_CROSSCHECK_MAX_N",
 ]
 
 MAX_N = 32
@@ -492,13 +494,93 @@ def _report(job: str, tables):
     return report(job, tables)
 
 
-def warm_up() -> None:
-    """Load every kernel from numba's cache (or compile it) by running small cases."""
-    total(8)  # the constellation kernels: canonical, walk, sym_walk via whole
-    count_units(8, 0, unit_plan(8)[1])  # select, count_batch
-    count({"n": 8}, prefixes({"n": 8}, 2))  # the tree search of the contract's prefixes
+# the second methods of `boardsweep verify` (:func:`crosscheck`)
+CROSSCHECK_MAX_N = 16  # the row search's largest point: seconds, where Q(17) takes minutes
+SOLUTIONS_CROSSCHECK_MAX_N = 11  # plain Python's largest: 2,680 solutions, about a second
+
+
+def _python_solutions(n: int, prefix: Sequence[int]) -> list[list[int]]:
+    """Every solution starting with ``prefix`` in lexicographic order, by a plain Python
+    backtracking that shares no code with the kernels (rows top to bottom, columns up)."""
+    out: list[list[int]] = []
+    cols = list(prefix)
+    if any(c == q or abs(c - q) == r - i for r, c in enumerate(cols) for i, q in
+           enumerate(cols[:r])):
+        return out
+
+    def place() -> None:
+        r = len(cols)
+        if r == n:
+            out.append(list(cols))
+            return
+        for c in range(n):
+            if all(c != q and abs(c - q) != r - i for i, q in enumerate(cols)):
+                cols.append(c)
+                place()
+                cols.pop()
+
+    place()
+    return out
+
+
+def crosscheck(point: Point, lo: int, hi: int, published: pa.Table) -> Crosscheck | None:
+    """Second method: the row search for whole points of the counts (n <= 16), plain Python
+    backtracking for the solutions (n <= 11).
+
+    Units ``lo..hi-1`` of ``point`` by a second method (the contract's ``crosscheck``):
+    the counts of a whole point by the row search (:mod:`.tree`, first-row prefixes, not the
+    constellations the counts table uses), for n <= :data:`CROSSCHECK_MAX_N`; the solutions
+    below units of the solutions table by plain Python backtracking, for n <=
+    :data:`SOLUTIONS_CROSSCHECK_MAX_N`.  None beyond."""
+    n = _check_n(point.params["n"])
+    if point.table == "solutions":
+        if n > SOLUTIONS_CROSSCHECK_MAX_N:
+            return None
+        found = [s for p in solution_prefixes(n)[lo:hi].tolist()
+                 for s in _python_solutions(n, p)]
+        rows = np.array(found, np.int8).reshape(len(found), n)
+        return Crosscheck("plain Python backtracking", solutions_table(n, rows))
+    if (lo, hi) != (0, point.units) or n > CROSSCHECK_MAX_N:
+        return None  # the row search's units are not the constellations': whole points only
+    params = {"n": n}
+    result = count(params, prefixes(params, min(n, 2)))
+    weight = result.counts.astype(object)
+    q, u = int(weight[:, 0].sum()), int(weight[:, 1].sum())
+    count_col, text_col = count_arrays([q])
+    unique_col, unique_text = count_arrays([u])
+    return Crosscheck("row search (first-row prefixes, no constellations)", pa.table(
+        {"n": pa.array([n], pa.int32()), "count": count_col, "count_text": text_col,
+         "unique": unique_col, "unique_text": unique_text}))
+
+
+def _warm_total() -> None:
+    """The constellation kernels: canonical, walk, sym_walk via whole."""
+    total(8)
+
+
+def _warm_units() -> None:
+    """The constellations' select and count_batch."""
+    count_units(8, 0, unit_plan(8)[1])
+
+
+def _warm_tree() -> None:
+    """The tree search of the contract's prefixes."""
+    count({"n": 8}, prefixes({"n": 8}, 2))
+
+
+def _warm_solutions() -> None:
+    """The kernels that list every solution."""
     solution_units(8, 0, 2)
     completions(6, [1])
+
+
+WARM_STEPS = (_warm_total, _warm_units, _warm_tree, _warm_solutions)
+
+
+def warm_up() -> None:
+    """Load every kernel from numba's cache (or compile it) by running small cases."""
+    for step in WARM_STEPS:
+        step()
 
 
 PROBLEM = CountProblem(
@@ -519,5 +601,6 @@ PROBLEM = CountProblem(
     compute_units=_compute,
     judge=Judge(_read, _write),
     report=_report,
-    warm=warm_up,
+    warm=WARM_STEPS,
+    crosscheck=crosscheck,
 )

@@ -44,6 +44,7 @@ import pyarrow as pa
 from ..contract import (
     Column,
     CountProblem,
+    Crosscheck,
     Judge,
     Point,
     SolveCommand,
@@ -58,7 +59,7 @@ from .symmetry import MAX_TOTAL, border_table, extend, items, paths
 __all__ = [
     "PROBLEM", "MAX_TOTAL", "MIN_UNITS", "UNIT_SECONDS", "MAX_UNITS", "COUNTS", "STAND_IN",
     "max_depth", "prefixes", "count", "placements", "row", "free_histogram", "border_table",
-    "strategy", "cost", "unit_plan", "unit_prefixes", "count_units", "warm_up",
+    "strategy", "cost", "unit_plan", "unit_prefixes", "count_units", "warm_up", "crosscheck",
 ]
 
 # the unit plan (see the module docstring)
@@ -460,12 +461,53 @@ def _report(job: str, tables):
     return report(job, tables)
 
 
-def warm_up() -> None:
-    """Run both kernels on a small board: compiles them, or loads them from numba's cache."""
+CROSSCHECK_QUEENS = 2  # the permanent method places M <= 2 queens in well under a second
+
+
+def crosscheck(point: Point, lo: int, hi: int, published: pa.Table) -> Crosscheck | None:
+    """Second method: Ryser's permanent, for M <= 2 queens and whole points.
+
+    A whole point's counts for M <= :data:`CROSSCHECK_QUEENS` by a second method (the
+    contract's ``crosscheck``): the queens placed by plain loops, the rooks counted as the
+    permanent of the cells left free (:mod:`.permanent`, Ryser's formula).  Its rows hold those
+    M only; None for a part of a point, or a point with no such M."""
+    from .permanent import MAX_FREE, cell
+
+    n, queens = _point(point.params)
+    wanted = [m for m in queens if m <= CROSSCHECK_QUEENS and n - m <= MAX_FREE]
+    if (lo, hi) != (0, point.units) or not wanted:
+        return None
+    count_col, text_col = count_arrays([cell(n, m) for m in wanted])
+    return Crosscheck("Ryser's permanent (queens placed by plain loops)", pa.table({
+        "n": pa.array([n] * len(wanted), pa.int32()),
+        "queens": pa.array(wanted, pa.int32()),
+        "rooks": pa.array([n - m for m in wanted], pa.int32()),
+        "count": count_col, "count_text": text_col}))
+
+
+def _warm_row() -> None:
+    """The whole-row kernel, through one row of the table."""
     row(6)
+
+
+def _warm_placements() -> None:
+    """The placement count of one (M, N)."""
     placements(6, 0)
+
+
+def _warm_units() -> None:
+    """The kernels of the contract's work units."""
     point = {"n": 6, "queens": list(range(7))}
     count_units(point, 0, unit_plan(point)[1])
+
+
+WARM_STEPS = (_warm_row, _warm_placements, _warm_units)
+
+
+def warm_up() -> None:
+    """Run both kernels on a small board: compiles them, or loads them from numba's cache."""
+    for step in WARM_STEPS:
+        step()
 
 
 PROBLEM = CountProblem(
@@ -484,5 +526,6 @@ PROBLEM = CountProblem(
     compute_units=_compute,
     judge=Judge(_read, _write),
     report=_report,
-    warm=warm_up,
+    warm=WARM_STEPS,
+    crosscheck=crosscheck,
 )

@@ -41,7 +41,7 @@ import numpy as np
 import pyarrow as pa
 
 from .. import gridtext
-from ..contract import InstanceProblem, Judge, Point
+from ..contract import Crosscheck, InstanceProblem, Judge, Point
 from ..schema import Choice, Field, Integer, IntegerSet, ParamError, Record
 from . import format as text_format
 from .clock import tick_rate
@@ -63,7 +63,7 @@ from .tables import (
 __all__ = [
     "PROBLEM", "STATUS_NAMES", "NONE", "UNIQUE", "MULTIPLE", "solve_batch", "solve_each",
     "pack", "to_text", "generate", "batch_to_table", "table_to_batch", "PUZZLES", "SLANT",
-    "MAX_SIDE",
+    "MAX_SIDE", "crosscheck",
 ]
 
 NONE, UNIQUE, MULTIPLE = 0, 1, 2
@@ -337,6 +337,90 @@ def _judge_write(tables, params, note):
             yield text_format.render(rows, cols, solution).encode()
 
 
+# the second methods of `boardsweep verify` (:func:`crosscheck`)
+CROSSCHECK_MAX_CELLS = 900  # the depth-first search alone on a 30 x 30 puzzle: milliseconds
+
+
+def _valid(rows: int, cols: int, clues: np.ndarray, text: str | None) -> bool:
+    """Whether ``text`` (``/`` and ``\\`` per cell, row-major) is a solution: every clue
+    holds and no loop closes (a union-find over the points; plain Python, no kernel code)."""
+    if text is None or len(text) != rows * cols or set(text) - {"/", "\\"}:
+        return False
+    width = cols + 1
+    parent = list(range((rows + 1) * width))
+    touch = [0] * len(parent)
+
+    def root(p: int) -> int:
+        while parent[p] != p:
+            parent[p] = parent[parent[p]]
+            p = parent[p]
+        return p
+
+    for k, ch in enumerate(text):
+        r, c = divmod(k, cols)
+        a, b = ((r * width + c + 1, (r + 1) * width + c) if ch == "/"
+                else (r * width + c, (r + 1) * width + c + 1))
+        touch[a] += 1
+        touch[b] += 1
+        ra, rb = root(a), root(b)
+        if ra == rb:
+            return False  # a loop
+        parent[ra] = rb
+    return all(clue < 0 or clue == t for clue, t in zip(clues.tolist(), touch, strict=True))
+
+
+def _verdict(rows: int, cols: int, clues: np.ndarray, learn: int) -> tuple[int, np.ndarray]:
+    """(solutions up to 2, the first found) of one puzzle by the depth-first search alone
+    (``learn`` -1) or by clause learning wherever the root leaves a cell open (``learn`` 0)."""
+    from . import kernel
+
+    ws, st = kernel.make_workspace((rows + 1) * (cols + 1))
+    sol = np.empty(rows * cols, np.int64)
+    first = np.full(rows * cols, -1, np.int64)
+    kernel.reset(ws, st, rows, cols, np.ascontiguousarray(clues, np.int8))
+    found, _ = kernel.search(ws, st, rows, cols, np.int64(2), sol, first, True,
+                             np.int64(CHECK), 0, np.int64(learn))
+    return int(found), sol
+
+
+def crosscheck(point: Point, lo: int, hi: int, published: pa.Table) -> Crosscheck | None:
+    """Second method: the depth-first search against clause learning, on generated puzzles
+    of at most 900 cells.
+
+    Puzzles ``lo..hi-1`` of a generated point by two methods against each other (the
+    contract's ``crosscheck``): the depth-first search alone and clause learning from the
+    root on (the batch solver picks one of them by the open cells the root leaves).  The
+    verdict is theirs where they agree, else says both; the published solution is echoed
+    where it is valid (clues hold, no loop, checked in plain Python), else the depth-first
+    search's.  None for puzzles read from a file (not at hand) or of more than
+    :data:`CROSSCHECK_MAX_CELLS` cells."""
+    if "generate" not in point.params or point.table != SLANT.name:
+        return None
+    group = Point(PUZZLES.name, point.params["generate"], point.units, 0.0, point.label)
+    puzzles = _generate(group, lo, hi)
+    batch = table_to_batch(puzzles)
+    sizes = batch["rows"].astype(np.int64) * batch["cols"]
+    if sizes.size and int(sizes.max()) > CROSSCHECK_MAX_CELLS:
+        return None
+    shown = published.column("solution").to_pylist()[:puzzles.num_rows]
+    shown += [None] * (puzzles.num_rows - len(shown))
+    status, solution = [], []
+    for j in range(puzzles.num_rows):
+        r, c = int(batch["rows"][j]), int(batch["cols"][j])
+        clues = batch["clues"][batch["offsets"][j]:batch["offsets"][j + 1]]
+        dfs, sol = _verdict(r, c, clues, -1)
+        learned, _ = _verdict(r, c, clues, 0)
+        status.append(STATUS_NAMES[dfs] if dfs == learned else
+                      f"depth-first {STATUS_NAMES[dfs]}, clause learning {STATUS_NAMES[learned]}")
+        solution.append("" if dfs == 0 else shown[j] if _valid(r, c, clues, shown[j])
+                        else to_text(sol[:r * c]))
+    return Crosscheck("depth-first search and clause learning; solutions checked valid",
+                      pa.table({"puzzle_id": puzzles.column("puzzle_id"),
+                                "rows": puzzles.column("rows"), "cols": puzzles.column("cols"),
+                                "status": pa.array(status, pa.string()),
+                                "solution": pa.array(solution, pa.string())}))
+
+
 def _warm() -> None:
     """Load (or compile) the solver by solving a tiny puzzle."""
     solve_batch(pack([np.array([[1, -1], [-1, 1]], dtype=np.int8)]))
@@ -379,4 +463,5 @@ PROBLEM = InstanceProblem(
     judge=Judge(text_format.read, _judge_write),
     report=report,
     warm=_warm,
+    crosscheck=crosscheck,
 )

@@ -104,3 +104,38 @@ def test_the_sample_is_deterministic_and_covers_every_point():
         [x for x in chosen if x.point == r.point]) >= 1 for r in chosen)
     assert not [r for rs in by_point.values() for r in sampled(rs, 0.0)]
     assert len([r for rs in by_point.values() for r in sampled(rs, 1.0)]) == len(records)
+
+
+def test_the_default_share_is_0_on_a_local_cluster_and_0_05_elsewhere(write_config):
+    from boardsweep.pipeline.spec import ClusterSpec, load_config, verify_share
+
+    config = load_config(write_config("jobs:\n  - {name: a, problem: nqueens, n: 8}\n"
+                                      "  - {name: b, problem: nqueens, n: 9, verify: 0.3}\n"))
+    plain, own = config.jobs
+    assert verify_share(plain, ClusterSpec("local")) == 0
+    for kind in ("address", "scheduler-file", "slurm", "pbs"):
+        assert verify_share(plain, ClusterSpec(kind)) == 0.05
+        assert verify_share(own, ClusterSpec(kind)) == 0.3
+    assert verify_share(own, ClusterSpec("local"), 0.1) == 0.1  # --verify wins
+
+
+def test_plan_shows_the_cpu_verification_adds(tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_text("jobs: [{name: q, problem: nqueens, n: '8..12'}]\n")
+    done = boardsweep("plan", str(config), "--verify", "0.25", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    header, row = done.stdout.splitlines()[1:3]
+    assert header.split()[-2:] == ["verify", "+CPU"] or header.endswith("verify    +CPU h")
+    cpu, share, extra = float(row.split()[-4]), float(row.split()[-2]), float(row.split()[-1])
+    assert share == 0.25 and extra == pytest.approx(0.25 * cpu, rel=0.01)
+
+
+@pytest.mark.parametrize("value", ["2", "-0.1", "yes", "[0.1]"])
+def test_a_bad_verify_share_is_one_line(tmp_path, value):
+    config = tmp_path / "c.yaml"
+    config.write_text(f"jobs:\n  - {{name: q, problem: nqueens, n: 8, verify: {value}}}\n")
+    done = boardsweep("run", str(config), cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"boardsweep: error: {config}:2: jobs[0] (q): 'verify': ")
+    assert len(done.stderr.splitlines()) == 1
+    assert not (tmp_path / "results").exists()

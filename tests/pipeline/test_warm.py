@@ -4,6 +4,7 @@ while another worker compiles another problem, and the rest load what was compil
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -42,8 +43,9 @@ def test_a_cold_cache_compiles_each_problem_once_on_different_workers(tmp_path):
     # warm now: nothing compiles again, anywhere
     assert not any(p["compiled"] for r in again.values() for p in r["problems"].values())
     slowest = max(r["seconds"] for r in ready.values())
-    if slowest > 12:  # the driver spoke while it waited
-        assert "kernels: ready" in done.stderr, done.stderr
+    if slowest > 12:  # the driver spoke while it waited, in steps and functions compiled
+        assert re.search(r"kernels: .*(compiling \w+ kernels \(first run on this machine\)|"
+                         r"loading \w+ kernels): \d of \d steps", done.stderr), done.stderr
 
 
 def test_a_phase_without_progress_of_its_own_says_it_is_alive(caplog):
@@ -69,3 +71,63 @@ def test_a_phase_without_progress_of_its_own_says_it_is_alive(caplog):
     assert len(during) >= 2, during
     assert all(float(line.split()[1]) >= 0.05 for line in during), during
     assert len(after) <= len(during) + 1, after  # at most one tick in flight at the exit
+
+
+def test_the_warm_up_line_counts_steps_and_compiled_functions():
+    """What the driver says while workers warm up: per problem compiling or loading, its
+    steps done and the functions compiled so far, and the problems ready, from the events."""
+    from boardsweep.pipeline.warm import progress_line
+
+    run = "r1"
+    events = [
+        (0, {"run": run, "worker": "w1", "state": "start", "problem": "a"}),
+        (0, {"run": run, "worker": "w2", "state": "start", "problem": "b"}),
+        (1, {"run": run, "worker": "w1", "state": "step", "problem": "a", "step": 1,
+             "steps": 3, "functions": 12}),
+        (1, {"run": run, "worker": "w2", "state": "step", "problem": "b", "step": 1,
+             "steps": 2, "functions": 0}),
+        (2, {"run": "other", "worker": "w2", "state": "done", "problem": "b"}),
+        (2, {"run": run, "worker": "w2", "state": "done", "problem": "b"}),
+    ]
+    text, share = progress_line(events, run, ["a", "b"], 2, 40.2)
+    assert text == ("kernels: compiling a kernels (first run on this machine): 1 of 3 steps, "
+                    "12 functions compiled; ready: b (1 of 2 workers); 40 s"), text
+    assert abs(share - (1 + 1 / 3) / 4) < 1e-9, share
+    text, _ = progress_line(events[:4], run, ["a", "b"], 2, 9.0)
+    assert text.endswith("; loading b kernels: 1 of 2 steps; 9 s"), text
+    text, share = progress_line([], run, ["a"], 2, 3.0)
+    assert text == "kernels: starting; 3 s" and share == 0
+
+
+def test_a_status_line_is_a_bar_on_a_terminal_and_a_log_line_elsewhere(caplog):
+    """On a terminal the line is redrawn in place (with a bar); off one it is logged once
+    per interval."""
+    import io
+    import logging
+
+    from boardsweep.pipeline.progress import LOGGER, Status
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    LOGGER.propagate, was = True, LOGGER.propagate
+    try:
+        with caplog.at_level(logging.INFO, logger="boardsweep"):
+            term = Terminal()
+            status = Status(term, interval=10)
+            assert status.tty and status.due()
+            status.show("compiling x kernels: 1 of 2 steps", 0.5)
+            status.show("compiling x kernels: 2 of 2 steps", 1.0)
+            status.close()
+            assert term.getvalue() == (
+                "\r[" + "#" * 15 + "-" * 15 + "] compiling x kernels: 1 of 2 steps\033[K"
+                "\r[" + "#" * 30 + "] compiling x kernels: 2 of 2 steps\033[K\n")
+            plain = Status(io.StringIO(), interval=10, first=0)
+            plain.show("one", 0.5)
+            plain.show("two", 0.6)  # not due again for 10 s
+            plain.close()
+        said = [r.getMessage() for r in caplog.records]
+    finally:
+        LOGGER.propagate = was
+    assert said == ["one"], said
