@@ -99,7 +99,7 @@ def test_the_warm_up_line_counts_steps_and_compiled_functions():
     assert text == "kernels: starting; 3 s" and share == 0
 
 
-def test_a_status_line_is_a_bar_on_a_terminal_and_a_log_line_elsewhere(caplog):
+def test_a_status_line_is_a_bar_on_a_terminal_and_a_log_line_elsewhere():
     """On a terminal the line is redrawn in place (with a bar); off one it is logged once
     per interval."""
     import io
@@ -111,23 +111,32 @@ def test_a_status_line_is_a_bar_on_a_terminal_and_a_log_line_elsewhere(caplog):
         def isatty(self):
             return True
 
-    LOGGER.propagate, was = True, LOGGER.propagate
+    class Said(logging.Handler):  # the logger's own records, whatever other handlers it has
+        def __init__(self):
+            super().__init__(logging.INFO)
+            self.lines: list[str] = []
+
+        def emit(self, record):
+            self.lines.append(record.getMessage())
+
+    said = Said()
+    LOGGER.addHandler(said)
+    level, LOGGER.level = LOGGER.level, logging.INFO
     try:
-        with caplog.at_level(logging.INFO, logger="boardsweep"):
-            term = Terminal()
-            status = Status(term, interval=10)
-            assert status.tty and status.due()
-            status.show("compiling x kernels: 1 of 2 steps", 0.5)
-            status.show("compiling x kernels: 2 of 2 steps", 1.0)
-            status.close()
-            assert term.getvalue() == (
-                "\r[" + "#" * 15 + "-" * 15 + "] compiling x kernels: 1 of 2 steps\033[K"
-                "\r[" + "#" * 30 + "] compiling x kernels: 2 of 2 steps\033[K\n")
-            plain = Status(io.StringIO(), interval=10, first=0)
-            plain.show("one", 0.5)
-            plain.show("two", 0.6)  # not due again for 10 s
-            plain.close()
-        said = [r.getMessage() for r in caplog.records]
+        term = Terminal()
+        status = Status(term, interval=10)
+        assert status.tty and status.due()
+        status.show("compiling x kernels: 1 of 2 steps", 0.5)
+        status.show("compiling x kernels: 2 of 2 steps", 1.0)
+        status.close()
+        assert term.getvalue() == (
+            "\r[" + "#" * 15 + "-" * 15 + "] compiling x kernels: 1 of 2 steps\033[K"
+            "\r[" + "#" * 30 + "] compiling x kernels: 2 of 2 steps\033[K\n")
+        plain = Status(io.StringIO(), interval=10, first=0)
+        plain.show("one", 0.5)
+        plain.show("two", 0.6)  # not due again for 10 s
+        plain.close()
     finally:
-        LOGGER.propagate = was
-    assert said == ["one"], said
+        LOGGER.removeHandler(said)
+        LOGGER.level = level
+    assert said.lines == ["one"], said.lines
