@@ -135,9 +135,9 @@ def _report(run: str, **message) -> None:
 def warm_up(problems: list[str], first: int = 0, run: str = "") -> dict:
     """On a worker: load or compile the kernels of ``problems`` (starting at index ``first``),
     each compiled at most once on this machine (see the module's doc), reporting each step.
-    Returns the seconds it took and, per problem, the seconds and the kernels this process
-    compiled."""
-    start = time.perf_counter()
+    Returns the seconds it took and when it started (``started``, the epoch), and per problem
+    when it began (``began``), the seconds and the kernels this process compiled."""
+    start, started = time.perf_counter(), time.time()
     pending = problems[first % len(problems):] + problems[:first % len(problems)] \
         if problems else []
     done: dict[str, dict] = {}
@@ -148,7 +148,7 @@ def warm_up(problems: list[str], first: int = 0, run: str = "") -> dict:
         for name, fd in taken[:1]:  # one at a time; the others go back to the pool
             try:
                 _report(run, state="start", problem=name)
-                began = time.perf_counter()
+                began, wall = time.perf_counter(), time.time()
                 problem = solvers.get(name)
                 before = cache_misses(problem)
                 steps = len(problem.warm_steps())
@@ -166,7 +166,7 @@ def warm_up(problems: list[str], first: int = 0, run: str = "") -> dict:
 
                     problem.warm_up(step)
                 problem.version  # noqa: B018 - hashes the problem's sources once, before tasks
-                done[name] = {"seconds": time.perf_counter() - began,
+                done[name] = {"seconds": time.perf_counter() - began, "began": wall,
                               "compiled": cache_misses(problem) - before}
                 _report(run, state="done", problem=name, **done[name])
             finally:
@@ -175,7 +175,7 @@ def warm_up(problems: list[str], first: int = 0, run: str = "") -> dict:
         for _, fd in taken[1:]:
             os.close(fd)
     pa.array([0])  # pyarrow imports pandas at its first list conversion: 0.5 s of a first task
-    return {"seconds": time.perf_counter() - start, "problems": done}
+    return {"seconds": time.perf_counter() - start, "started": started, "problems": done}
 
 
 def warm_workers(client, problems: list[str], timeout: float = 3600.0) -> dict[str, dict]:

@@ -37,9 +37,15 @@ def test_a_cold_cache_compiles_each_problem_once_on_different_workers(tmp_path):
     for name in problems:
         compiled = [w for w, r in ready.items() if r["problems"][name]["compiled"]]
         assert len(compiled) == 1, (name, ready)  # one compile; the other worker loaded it
-    # each worker compiled a problem of its own (they started at different problems)
-    assert sorted(sum(1 for p in r["problems"].values() if p["compiled"])
-                  for r in ready.values()) == [1, 1], ready
+    # a worker that was at work before the other's first compile ended compiled a problem of
+    # its own (they start at different problems); one that started later may find every
+    # problem compiled already (a busy machine can start a worker process seconds late)
+    for worker, mine in ready.items():
+        for other, theirs in ready.items():
+            ends = [p["began"] + p["seconds"] for p in theirs["problems"].values()
+                    if p["compiled"]]
+            if other != worker and ends and mine["started"] < min(ends) - 1.0:
+                assert any(p["compiled"] for p in mine["problems"].values()), ready
     # warm now: nothing compiles again, anywhere
     assert not any(p["compiled"] for r in again.values() for p in r["problems"].values())
     slowest = max(r["seconds"] for r in ready.values())
