@@ -151,26 +151,28 @@ def run_job(job: Job, output: Path, state: Path, store: Store, runner: Runner | 
         try:
             for _round in range(MAX_BANS + 1):  # once, and again after each worker banned
                 plan = plan_job(job, store)
+                gaps = any(p.gaps for p in plan.points)
                 if runners is not None:
-                    if any(p.gaps for p in plan.points):
+                    if gaps:
                         runner, threads = runners.get()
                     else:
                         runner, threads = local_runner, max(runners.threads, 1)
-                if hasattr(runner, "memory_limit") and any(p.gaps for p in plan.points):
+                if gaps and hasattr(runner, "memory_limit"):
                     check_worker_memory(job, runner.memory_limit())
                 length = plan.task_seconds(target, threads)
                 stats.add(execute(plan, runner, store, length, job.name, threads))
                 if stats.failures:
                     raise _failed(job, stats, plan)
-                if share <= 0 or not verify_job(plan_job(job, store), cluster, store, share,
-                                                stats):
+                done = plan_job(job, store)  # what is published (a verified record that lost
+                # is replaced in place: the same units, so the same plan)
+                if share <= 0 or not verify_job(done, cluster, store, share, stats):
                     break
             else:
                 raise JobError(f"job {job.name}: more than {MAX_BANS} workers computed "
                                "wrongly; nothing is published")
             workers = runners.threads if runners is not None else threads
             stopping.check()  # nothing is published after a signal, even a swallowed one
-            manifest = publish(plan_job(job, store), store, output, state,
+            manifest = publish(done, store, output, state,
                                RunInfo(started, workers, command, share), stats)
         except Recompute as exc:
             warn(f"{job.name}: {len(exc.bad)} stored results failed verification ("

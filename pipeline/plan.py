@@ -53,11 +53,15 @@ class PointPlan:
         """Units without a record."""
         return sum(b - a for a, b in self.gaps)
 
+    def seconds(self, lo: int, hi: int) -> float:
+        """Estimated seconds of units ``lo..hi-1``."""
+        if self.point.costs is None:
+            return (hi - lo) * self.per_unit
+        return float(self.point.costs(lo, hi).sum())
+
     def todo_seconds(self) -> float:
         """Estimated seconds of the units still to compute."""
-        if self.point.costs is None:
-            return self.todo * self.per_unit
-        return float(sum(self.point.costs(a, b).sum() for a, b in self.gaps))
+        return sum((self.seconds(a, b) for a, b in self.gaps), 0.0)
 
     def cuts(self, task_seconds: float) -> Iterator[tuple[int, int, float]]:
         """``(lo, hi, estimated seconds)`` of the tasks covering the gaps."""

@@ -26,6 +26,7 @@ catches only faults that do not repeat; this is said once in the log.
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -88,7 +89,7 @@ class _Queue(BundleSource):
         self.plan, self.same = plan, same
         self.todo = list(checks)
         self.bundles: dict[int, _Check] = {}
-        self.ids = iter(range(1 << 62))
+        self.ids = itertools.count()
 
     def next(self) -> Bundle | None:
         """The next check's bundle, or None."""
@@ -106,10 +107,7 @@ class _Queue(BundleSource):
 
 
 def _seconds(check: _Check) -> float:
-    point = check.point.point
-    if point.costs is not None:
-        return float(point.costs(check.record.lo, check.record.hi).sum())
-    return (check.record.hi - check.record.lo) * check.point.per_unit
+    return check.point.seconds(check.record.lo, check.record.hi)
 
 
 def _stored_answer(record: Record, measured: tuple[str, ...], payload: bytes | None

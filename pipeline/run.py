@@ -98,21 +98,23 @@ class DaskRunner:
         self.client = client
         self.threads = threads
         self.banned: set[str] = set()
-        self._seen: tuple[float, dict[str, str]] = (-1.0, {})
+        self._seen: tuple[float, dict[str, dict]] = (-1.0, {})
 
-    def workers(self) -> dict[str, str]:
-        """``{address: host}`` of the workers connected now (asked at most once a second)."""
-        asked, known = self._seen
+    def _info(self) -> dict[str, dict]:
+        """The scheduler's ``{address: worker info}`` (asked at most once a second)."""
+        asked, info = self._seen
         if time.monotonic() - asked > 1.0:
             info = self.client.scheduler_info(n_workers=-1).get("workers", {})
-            known = {address: str(w.get("host") or address) for address, w in info.items()}
-            self._seen = (time.monotonic(), known)
-        return known
+            self._seen = (time.monotonic(), info)
+        return info
+
+    def workers(self) -> dict[str, str]:
+        """``{address: host}`` of the workers connected now."""
+        return {address: str(w.get("host") or address) for address, w in self._info().items()}
 
     def memory_limit(self) -> float | None:
         """The smallest ``memory_limit`` of the workers connected now (None: none set)."""
-        info = self.client.scheduler_info(n_workers=-1).get("workers", {})
-        limits = [w.get("memory_limit") or 0 for w in info.values()]
+        limits = [w.get("memory_limit") or 0 for w in self._info().values()]
         return float(min(limits)) if limits and min(limits) > 0 else None
 
     def allowed(self, avoid: frozenset[str]) -> list[str] | None:
