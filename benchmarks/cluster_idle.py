@@ -32,12 +32,16 @@ sys.path.insert(0, str(HERE))
 from common import ROOT, conditions, markdown, median, rotated  # noqa: E402
 
 SETTINGS = {
-    "dask defaults": {"distributed.worker.profile.enabled": True,
-                      "distributed.admin.system-monitor.interval": "500ms",
-                      "distributed.admin.tick.interval": "20ms"},
-    "profiler off, monitor 2 s": {"distributed.worker.profile.enabled": False,
-                           "distributed.admin.system-monitor.interval": "2s",
-                           "distributed.admin.tick.interval": "20ms"},
+    "dask defaults": {
+        "distributed.worker.profile.enabled": True,
+        "distributed.admin.system-monitor.interval": "500ms",
+        "distributed.admin.tick.interval": "20ms",
+    },
+    "profiler off, monitor 2 s": {
+        "distributed.worker.profile.enabled": False,
+        "distributed.admin.system-monitor.interval": "2s",
+        "distributed.admin.tick.interval": "20ms",
+    },
     "boardsweep": None,  # pipeline.cluster._local_worker_settings, unchanged
 }
 
@@ -81,8 +85,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    print(conditions(workers=args.workers, seconds=args.seconds, repeats=args.repeats),
-          flush=True)
+    print(conditions(workers=args.workers, seconds=args.seconds, repeats=args.repeats), flush=True)
     names = list(SETTINGS)
     driver: dict[str, list[float]] = {name: [] for name in names}
     work: dict[str, list[float]] = {name: [] for name in names}
@@ -91,21 +94,41 @@ def main() -> None:
             d, w = idle_cpu(name, args.workers, args.seconds)
             driver[name].append(d)
             work[name].append(sum(w))
-            print(f"round {r + 1}: {name}: driver {d:.2f} s, workers {[round(x, 2) for x in w]}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"round {r + 1}: {name}: driver {d:.2f} s, workers {[round(x, 2) for x in w]}",
+                file=sys.stderr,
+                flush=True,
+            )
     base = median(driver[names[0]]) + median(work[names[0]])
     rows = []
     for name in names:
         total = median(driver[name]) + median(work[name])
-        rows.append([name, f"{median(driver[name]):.2f}",
-                     f"{min(driver[name]):.2f}..{max(driver[name]):.2f}",
-                     f"{median(work[name]):.2f}",
-                     f"{min(work[name]):.2f}..{max(work[name]):.2f}",
-                     f"{100 * total / (args.workers * args.seconds):.1f}%",
-                     f"{total / base:.2f}"])
+        rows.append(
+            [
+                name,
+                f"{median(driver[name]):.2f}",
+                f"{min(driver[name]):.2f}..{max(driver[name]):.2f}",
+                f"{median(work[name]):.2f}",
+                f"{min(work[name]):.2f}..{max(work[name]):.2f}",
+                f"{100 * total / (args.workers * args.seconds):.1f}%",
+                f"{total / base:.2f}",
+            ]
+        )
     print()
-    print(markdown(["settings", "driver CPU s", "min..max", f"{args.workers} workers CPU s",
-                    "min..max", "share of the cores", "total / dask defaults"], rows))
+    print(
+        markdown(
+            [
+                "settings",
+                "driver CPU s",
+                "min..max",
+                f"{args.workers} workers CPU s",
+                "min..max",
+                "share of the cores",
+                "total / dask defaults",
+            ],
+            rows,
+        )
+    )
 
 
 if __name__ == "__main__":

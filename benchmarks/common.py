@@ -27,8 +27,22 @@ ROOT = HERE.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-__all__ = ["HERE", "ROOT", "conditions", "median", "markdown", "TreeSampler", "disk_use",
-           "local_cluster", "run_into", "solve_once", "make", "build_c", "SAMPLE_SECONDS", "MiB"]
+__all__ = [
+    "HERE",
+    "ROOT",
+    "conditions",
+    "median",
+    "markdown",
+    "TreeSampler",
+    "disk_use",
+    "local_cluster",
+    "run_into",
+    "solve_once",
+    "make",
+    "build_c",
+    "SAMPLE_SECONDS",
+    "MiB",
+]
 
 SAMPLE_SECONDS = 0.05  # memory (and disk) of a process tree is sampled this often
 MiB = 2**20
@@ -58,12 +72,16 @@ def conditions(**sizes) -> str:
     """The machine, its load when the script started, the versions, and the sizes measured."""
     load = ", ".join(f"{v:.2f}" for v in os.getloadavg())
     memory = psutil.virtual_memory().total / 2**30
-    versions = ", ".join(f"{name} {package_version(name)}" for name in
-                         ("boardsweep", "dask", "distributed", "numba", "pyarrow"))
-    lines = [f"machine: {platform.node()}, {_cpu_model()}, {os.cpu_count()} cores, "
-             f"{memory:.1f} GiB memory, {platform.system()} {platform.release()}",
-             f"load average at start (1, 5, 15 min): {load}",
-             f"python {platform.python_version()}, {versions}"]
+    versions = ", ".join(
+        f"{name} {package_version(name)}"
+        for name in ("boardsweep", "dask", "distributed", "numba", "pyarrow")
+    )
+    lines = [
+        f"machine: {platform.node()}, {_cpu_model()}, {os.cpu_count()} cores, "
+        f"{memory:.1f} GiB memory, {platform.system()} {platform.release()}",
+        f"load average at start (1, 5, 15 min): {load}",
+        f"python {platform.python_version()}, {versions}",
+    ]
     if sizes:
         lines.append("sizes: " + ", ".join(f"{k} = {v}" for k, v in sizes.items()))
     return "\n".join(lines)
@@ -179,8 +197,9 @@ def local_cluster(workers: int, problems: list[str]) -> Iterator[tuple]:
         yield runner, threads, default_client()
 
 
-def run_into(job, output: Path, runner, threads: int, target: float | None = None,
-             command: str = "benchmark") -> dict:
+def run_into(
+    job, output: Path, runner, threads: int, target: float | None = None, command: str = "benchmark"
+) -> dict:
     """Run ``job`` into ``output`` the way ``boardsweep run`` does (lock, state folder, store,
     plan, loop, merge, publication); return its manifest."""
     from boardsweep.pipeline.jobs import run_job, state_lock
@@ -201,7 +220,6 @@ def run_into(job, output: Path, runner, threads: int, target: float | None = Non
             store.close()
 
 
-
 def solve_once(job, runner, threads: int, target: float = 60.0) -> dict:
     """``{table: pyarrow.Table}`` of ``job`` computed as ``boardsweep solve`` does
     (``pipeline.jobs.run_once``: a temporary store, the same plan, loop and merge, target task
@@ -218,8 +236,9 @@ def solve_once(job, runner, threads: int, target: float = 60.0) -> dict:
         out = {}
         for name, pieces in tables.items():
             parts = list(pieces)
-            out[name] = pa.concat_tables(parts) if parts else \
-                job.problem.table(name).schema().empty_table()
+            out[name] = (
+                pa.concat_tables(parts) if parts else job.problem.table(name).schema().empty_table()
+            )
         return out
 
 

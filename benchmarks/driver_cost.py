@@ -33,9 +33,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 os.environ["BOARDSWEEP_PROBLEMS"] = ",".join(
-    [n for n in os.environ.get("BOARDSWEEP_PROBLEMS", "").split(",") if n] + ["tests.noop"])
+    [n for n in os.environ.get("BOARDSWEEP_PROBLEMS", "").split(",") if n] + ["tests.noop"]
+)
 os.environ["PYTHONPATH"] = os.pathsep.join(
-    [str(ROOT), *[p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]])
+    [str(ROOT), *[p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]]
+)
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
@@ -86,8 +88,9 @@ def counting(runner):
     return run, count
 
 
-def pipeline_once(runner, threads: int, tasks: int, seconds: float, folder: Path,
-                  bundle: int | None = None) -> dict:
+def pipeline_once(
+    runner, threads: int, tasks: int, seconds: float, folder: Path, bundle: int | None = None
+) -> dict:
     """One boardsweep run of ``tasks`` no-op tasks into a fresh folder (checked after);
     ``bundle``: at most that many tasks per Dask future (``boardsweep.pipeline.run.MAX_BUNDLE``)."""
     from boardsweep.pipeline import run as pipeline_run
@@ -135,26 +138,42 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--seconds", type=float, default=1.0,
-                        help="estimated seconds of one unit, and the target task length")
-    parser.add_argument("--unbundled", action="store_true",
-                        help="add a boardsweep row with one task per Dask future "
-                             "(pipeline_run.MAX_BUNDLE = 1): the loop's cost per future")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=1.0,
+        help="estimated seconds of one unit, and the target task length",
+    )
+    parser.add_argument(
+        "--unbundled",
+        action="store_true",
+        help="add a boardsweep row with one task per Dask future "
+        "(pipeline_run.MAX_BUNDLE = 1): the loop's cost per future",
+    )
     args = parser.parse_args()
-    print(conditions(tasks=args.tasks, workers=f"{args.workers} local worker processes "
-                     "(1 thread each)", repeats=args.repeats,
-                     **{"unit estimate = target task length": f"{args.seconds:g} s"}))
+    print(
+        conditions(
+            tasks=args.tasks,
+            workers=f"{args.workers} local worker processes (1 thread each)",
+            repeats=args.repeats,
+            **{"unit estimate = target task length": f"{args.seconds:g} s"},
+        )
+    )
     from boardsweep import solvers
 
-    point = solvers.get("noop").points({"units": args.tasks, "seconds": args.seconds},
-                                       "noop")[0]
-    names = ["boardsweep run_job", "baseline: one Dask future per task",
-             "baseline + one fsync'd Parquet file per task"]
+    point = solvers.get("noop").points({"units": args.tasks, "seconds": args.seconds}, "noop")[0]
+    names = [
+        "boardsweep run_job",
+        "baseline: one Dask future per task",
+        "baseline + one fsync'd Parquet file per task",
+    ]
     if args.unbundled:
         names.append("boardsweep run_job, one task per Dask future")
     results: dict[str, list[dict]] = {name: [] for name in names}
-    with tempfile.TemporaryDirectory(prefix="driver-cost-") as scratch, \
-            local_cluster(args.workers, ["noop"]) as (runner, threads, client):
+    with (
+        tempfile.TemporaryDirectory(prefix="driver-cost-") as scratch,
+        local_cluster(args.workers, ["noop"]) as (runner, threads, client),
+    ):
         base = Path(scratch)
         warm = min(args.tasks, 200)  # Dask's and the store's first-use costs, untimed
         pipeline_once(runner, threads, warm, args.seconds, base / "warm-p")
@@ -164,33 +183,68 @@ def main() -> None:
             for i in order:
                 folder = base / f"r{r}-{i}"
                 if i in (0, 3):
-                    results[names[i]].append(pipeline_once(runner, threads, args.tasks,
-                                                           args.seconds, folder,
-                                                           1 if i == 3 else None))
+                    results[names[i]].append(
+                        pipeline_once(
+                            runner, threads, args.tasks, args.seconds, folder, 1 if i == 3 else None
+                        )
+                    )
                 else:
-                    results[names[i]].append(futures_once(client, point, args.tasks,
-                                                          folder if i == 2 else None))
-                print(f"repeat {r + 1}/{args.repeats} {names[i]}: "
-                      f"{results[names[i]][-1]['wall']:.2f} s", file=sys.stderr, flush=True)
+                    results[names[i]].append(
+                        futures_once(client, point, args.tasks, folder if i == 2 else None)
+                    )
+                print(
+                    f"repeat {r + 1}/{args.repeats} {names[i]}: "
+                    f"{results[names[i]][-1]['wall']:.2f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
     walls = {name: median([x["wall"] for x in runs]) for name, runs in results.items()}
     rows = []
     for name, runs in results.items():
         wall, cpu = walls[name], median([x["cpu"] for x in runs])
         futures = median([x["futures"] for x in runs])
-        rows.append([name, f"{runs[0]['tasks']:,}", f"{futures:,.0f}", f"{wall:.2f}",
-                     f"{1e3 * wall / runs[0]['tasks']:.3f}", f"{cpu:.2f}",
-                     f"{1e3 * cpu / runs[0]['tasks']:.3f}",
-                     f"{wall / walls[names[1]]:.2f}", f"{wall / walls[names[2]]:.2f}"])
+        rows.append(
+            [
+                name,
+                f"{runs[0]['tasks']:,}",
+                f"{futures:,.0f}",
+                f"{wall:.2f}",
+                f"{1e3 * wall / runs[0]['tasks']:.3f}",
+                f"{cpu:.2f}",
+                f"{1e3 * cpu / runs[0]['tasks']:.3f}",
+                f"{wall / walls[names[1]]:.2f}",
+                f"{wall / walls[names[2]]:.2f}",
+            ]
+        )
     print()
-    print(markdown(["run", "tasks", "Dask futures", "wall s", "ms per task", "driver CPU s",
-                    "driver CPU ms per task", "wall / futures baseline",
-                    "wall / futures + Parquet baseline"], rows))
-    print(f"\nmedians of {args.repeats} interleaved repeats; driver CPU is this process's "
-          "time (the local cluster's scheduler runs in it too). Each boardsweep row includes "
-          "planning, the loop, store commits, merge and publication into a fresh folder.")
-    print("all repeats, wall s: " + "; ".join(
-        f"{name}: " + ", ".join(f"{x['wall']:.2f}" for x in runs)
-        for name, runs in results.items()))
+    print(
+        markdown(
+            [
+                "run",
+                "tasks",
+                "Dask futures",
+                "wall s",
+                "ms per task",
+                "driver CPU s",
+                "driver CPU ms per task",
+                "wall / futures baseline",
+                "wall / futures + Parquet baseline",
+            ],
+            rows,
+        )
+    )
+    print(
+        f"\nmedians of {args.repeats} interleaved repeats; driver CPU is this process's "
+        "time (the local cluster's scheduler runs in it too). Each boardsweep row includes "
+        "planning, the loop, store commits, merge and publication into a fresh folder."
+    )
+    print(
+        "all repeats, wall s: "
+        + "; ".join(
+            f"{name}: " + ", ".join(f"{x['wall']:.2f}" for x in runs)
+            for name, runs in results.items()
+        )
+    )
 
 
 if __name__ == "__main__":

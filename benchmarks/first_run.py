@@ -40,12 +40,14 @@ from common import ROOT, conditions, markdown, median
 BEFORE = "bd1b134"  # the last commit before the first-run work (signals, compile once, lazy CLI)
 PROBLEMS = ("nqueens", "queens_rooks", "max_rooks", "slant")
 SMALL = "output: results\njobs:\n  - {name: every, problem: max_rooks, boards: {all: {rows: 5}}}\n"
-COMPILE = ("import sys, time, boardsweep.solvers as s; p = s.get({name!r}); "
-           "t = time.process_time(); p.warm_up(); cpu = time.process_time() - t; "
-           "mods = [m for n, m in list(sys.modules.items()) if m and n.startswith(p.modules)]; "
-           "kernels = {{id(v): v for m in mods for v in vars(m).values() "
-           "if hasattr(getattr(v, 'stats', None), 'cache_misses')}}; "
-           "print(cpu, sum(sum(v.stats.cache_misses.values()) for v in kernels.values()))")
+COMPILE = (
+    "import sys, time, boardsweep.solvers as s; p = s.get({name!r}); "
+    "t = time.process_time(); p.warm_up(); cpu = time.process_time() - t; "
+    "mods = [m for n, m in list(sys.modules.items()) if m and n.startswith(p.modules)]; "
+    "kernels = {{id(v): v for m in mods for v in vars(m).values() "
+    "if hasattr(getattr(v, 'stats', None), 'cache_misses')}}; "
+    "print(cpu, sum(sum(v.stats.cache_misses.values()) for v in kernels.values()))"
+)
 
 
 class Version:
@@ -56,20 +58,30 @@ class Version:
         venv = base / "venv"
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         self.python = venv / "bin" / "python"
-        purelib = subprocess.run([str(self.python), "-c", "import sysconfig; print(sysconfig."
-                                  "get_paths()['purelib'])"], check=True, capture_output=True,
-                                 text=True).stdout.strip()
+        purelib = subprocess.run(
+            [str(self.python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
         (Path(purelib) / "dependencies.pth").write_text(
-            "\n".join(p for p in site.getsitepackages() if Path(p).is_dir()) + "\n")
-        subprocess.run([str(self.python), "-m", "pip", "install", "--no-deps", "-q",
-                        str(source)], check=True)
+            "\n".join(p for p in site.getsitepackages() if Path(p).is_dir()) + "\n"
+        )
+        subprocess.run(
+            [str(self.python), "-m", "pip", "install", "--no-deps", "-q", str(source)], check=True
+        )
         self.boardsweep = str(venv / "bin" / "boardsweep")
         self.caches = 0
 
     def env(self, cache: Path) -> dict:
         """The environment of a user of this install with kernel cache ``cache``."""
-        return {"PATH": f"{self.python.parent}:/usr/bin:/bin", "HOME": str(self.base),
-                "NO_COLOR": "1", "LANG": "C.UTF-8", "BOARDSWEEP_CACHE": str(cache)}
+        return {
+            "PATH": f"{self.python.parent}:/usr/bin:/bin",
+            "HOME": str(self.base),
+            "NO_COLOR": "1",
+            "LANG": "C.UTF-8",
+            "BOARDSWEEP_CACHE": str(cache),
+        }
 
     def fresh_cache(self) -> Path:
         """An empty kernel cache folder."""
@@ -90,8 +102,9 @@ def timed(args: list[str], env: dict, cwd: Path) -> dict:
     stderr itself."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
-    proc = subprocess.Popen(args, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        args, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     stamps, lines = [start], []
 
     def read() -> None:
@@ -131,47 +144,69 @@ def measure(versions: list[Version], repeats: int) -> list[list[str]]:
     config = (ROOT / "config.yaml").read_text()
     for version in versions:
         for name in PROBLEMS:
-            done = subprocess.run([str(version.python), "-c", COMPILE.format(name=name)],
-                                  env=version.env(version.fresh_cache()), check=True,
-                                  capture_output=True, text=True, cwd=version.base)
+            done = subprocess.run(
+                [str(version.python), "-c", COMPILE.format(name=name)],
+                env=version.env(version.fresh_cache()),
+                check=True,
+                capture_output=True,
+                text=True,
+                cwd=version.base,
+            )
             cpu, compiles = done.stdout.split()[-2:]
             put(f"cold compile of {name}, CPU-s (1 process)", version, f"{float(cpu):.1f}")
             # numba counts each compile (a function for one signature) as a cache miss
             put(f"cold compile of {name}: functions compiled (signatures)", version, compiles)
         version.warm = version.fresh_cache()
-        cold = timed([version.boardsweep, "run"], version.env(version.warm),
-                     version.folder(config, data=True))
+        cold = timed(
+            [version.boardsweep, "run"],
+            version.env(version.warm),
+            version.folder(config, data=True),
+        )
         version.cold = cold
         put("default config, cold: wall s", version, f"{cold['wall']:.1f}")
         put("default config, cold: CPU-s of all processes", version, f"{cold['cpu']:.1f}")
         put("default config, cold: workers that compiled", version, compiled_workers(cold["err"]))
-        put("default config, cold: longest stderr silence, s", version,
-            f"{cold['silence']:.1f}")
-        solve = timed([version.boardsweep, "solve", "nqueens", "12"],
-                      version.env(version.fresh_cache()), version.base)
+        put("default config, cold: longest stderr silence, s", version, f"{cold['silence']:.1f}")
+        solve = timed(
+            [version.boardsweep, "solve", "nqueens", "12"],
+            version.env(version.fresh_cache()),
+            version.base,
+        )
         put("solve nqueens 12, cold: wall s", version, f"{solve['wall']:.1f}")
     warm: dict[tuple[str, str], list[dict]] = {}
     for r in range(repeats):
         for version in versions if r % 2 == 0 else versions[::-1]:
             env = version.env(version.warm)
             for key, args, folder in (
-                    ("run", [version.boardsweep, "run"], version.folder(config, data=True)),
-                    ("help", [version.boardsweep, "--help"], version.base),
-                    ("solve8", [version.boardsweep, "solve", "nqueens", "8"], version.base),
-                    ("small", [version.boardsweep, "run"], version.folder(SMALL))):
+                ("run", [version.boardsweep, "run"], version.folder(config, data=True)),
+                ("help", [version.boardsweep, "--help"], version.base),
+                ("solve8", [version.boardsweep, "solve", "nqueens", "8"], version.base),
+                ("small", [version.boardsweep, "run"], version.folder(SMALL)),
+            ):
                 warm.setdefault((version.label, key), []).append(timed(args, env, folder))
     for version in versions:
         runs = warm[(version.label, "run")]
         put("default config, warm: wall s", version, f"{median([x['wall'] for x in runs]):.1f}")
-        put("default config, warm: CPU-s of all processes", version,
-            f"{median([x['cpu'] for x in runs]):.1f}")
-        put("default config: compile CPU-s (cold minus warm)", version,
-            f"{version.cold['cpu'] - median([x['cpu'] for x in runs]):.1f}")
-        put("default config, warm: longest stderr silence, s", version,
-            f"{median([x['silence'] for x in runs]):.1f}")
-        for key, row in (("help", "boardsweep --help, warm: wall s"),
-                         ("solve8", "solve nqueens 8, warm: wall s"),
-                         ("small", "5x5 exhaustive job run, warm: wall s")):
+        put(
+            "default config, warm: CPU-s of all processes",
+            version,
+            f"{median([x['cpu'] for x in runs]):.1f}",
+        )
+        put(
+            "default config: compile CPU-s (cold minus warm)",
+            version,
+            f"{version.cold['cpu'] - median([x['cpu'] for x in runs]):.1f}",
+        )
+        put(
+            "default config, warm: longest stderr silence, s",
+            version,
+            f"{median([x['silence'] for x in runs]):.1f}",
+        )
+        for key, row in (
+            ("help", "boardsweep --help, warm: wall s"),
+            ("solve8", "solve nqueens 8, warm: wall s"),
+            ("small", "5x5 exhaustive job run, warm: wall s"),
+        ):
             put(row, version, f"{median([x['wall'] for x in warm[(version.label, key)]]):.2f}")
     labels = [v.label for v in versions]
     table = []
@@ -196,20 +231,40 @@ def main() -> None:
     head = conditions(repeats=args.repeats, before=args.before, config="config.yaml")
     try:
         worktree = base / "before-src"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q",
-                        str(worktree), args.before], check=True)
+        subprocess.run(
+            [
+                "git",
+                "-C",
+                str(ROOT),
+                "worktree",
+                "add",
+                "--detach",
+                "-q",
+                str(worktree),
+                args.before,
+            ],
+            check=True,
+        )
         try:
-            versions = [Version(f"before ({args.before})", worktree, base / "before"),
-                        Version("this checkout", ROOT, base / "this")]
+            versions = [
+                Version(f"before ({args.before})", worktree, base / "before"),
+                Version("this checkout", ROOT, base / "this"),
+            ]
         finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
-                            str(worktree)], check=False)
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)],
+                check=False,
+            )
         table = measure(versions, args.repeats)
     finally:
         shutil.rmtree(base, ignore_errors=True)
-    text = (f"```\n{head}\n```\n\n" + markdown(
-        ["measure", versions[0].label, versions[1].label, "ratio (this / before)"], table)
-        + "\n")
+    text = (
+        f"```\n{head}\n```\n\n"
+        + markdown(
+            ["measure", versions[0].label, versions[1].label, "ratio (this / before)"], table
+        )
+        + "\n"
+    )
     print(text)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text)

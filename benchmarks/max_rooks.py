@@ -44,12 +44,15 @@ def job_seconds(cluster, boards: int, counts: bool) -> float:
     """Wall seconds of a generated 8 x 8 @ 0.25 job of ``boards`` boards into a fresh folder
     (``run_job`` as ``boardsweep run`` calls it: plan, loop, store, merge, publication)."""
     runner, threads, _ = cluster
-    spec = {"boards": {"generate": {"n": 8, "density": 0.25, "count": boards, "seed": 5}},
-            "counts": counts}
+    spec = {
+        "boards": {"generate": {"n": 8, "density": 0.25, "count": boards, "seed": 5}},
+        "counts": counts,
+    }
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
-        manifest = run_into(make("max_rooks", "walled", spec), Path(out) / "results", runner,
-                            threads)
+        manifest = run_into(
+            make("max_rooks", "walled", spec), Path(out) / "results", runner, threads
+        )
         seconds = time.perf_counter() - start
     assert manifest["tables"]["maxima"]["rows"] == boards, manifest
     return seconds
@@ -62,9 +65,15 @@ def main() -> None:
     parser.add_argument("--counted", type=int, default=100_000)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    print(conditions(boards=f"{args.boards:,}", counted=f"{args.counted:,}",
-                     repeats=args.repeats, cluster="local, 2 worker processes (1 thread each)"),
-          flush=True)
+    print(
+        conditions(
+            boards=f"{args.boards:,}",
+            counted=f"{args.counted:,}",
+            repeats=args.repeats,
+            cluster="local, 2 worker processes (1 thread each)",
+        ),
+        flush=True,
+    )
     dfs, plain, counted, big = [], [], [], []
     mr.solve_batch(mr.generate(50, 0.3, 1, seed=1))
     large = mr.generate(2000, 0.3, 1, seed=1)
@@ -77,24 +86,37 @@ def main() -> None:
             start = time.perf_counter()
             result = mr.solve_batch(large)
             big.append(time.perf_counter() - start)
-            print(f"repeat {r + 1}/{args.repeats}: {plain[-1]:.2f} s, {counted[-1]:.2f} s, "
-                  f"{big[-1]:.2f} s", file=sys.stderr, flush=True)
+            print(
+                f"repeat {r + 1}/{args.repeats}: {plain[-1]:.2f} s, {counted[-1]:.2f} s, "
+                f"{big[-1]:.2f} s",
+                file=sys.stderr,
+                flush=True,
+            )
     dfs_board = median(dfs)
-    rows = [(f"{args.boards:,} boards 8x8 @0.25: generate -> solve -> merge", median(plain),
-             dfs_board * args.boards / median(plain)),
-            (f"{args.counted:,} boards 8x8 @0.25 with counts", median(counted),
-             dfs_board * args.counted / median(counted)),
-            (f"one 2000x2000 board @0.3 (max {result['max_rooks'][0]:,}), one core", median(big),
-             None)]
+    rows = [
+        (
+            f"{args.boards:,} boards 8x8 @0.25: generate -> solve -> merge",
+            median(plain),
+            dfs_board * args.boards / median(plain),
+        ),
+        (
+            f"{args.counted:,} boards 8x8 @0.25 with counts",
+            median(counted),
+            dfs_board * args.counted / median(counted),
+        ),
+        (f"one 2000x2000 board @0.3 (max {result['max_rooks'][0]:,}), one core", median(big), None),
+    ]
     print(f"\nseed-style DFS on 8x8 @0.25: {dfs_board * 1e3:.2f} ms per board (one core)\n")
     print("| step | seconds | seed DFS (1 core) / ours |")
     print("|---|---|---|")
     for name, seconds, ratio in rows:
         shown = f"{ratio:,.0f}x" if ratio is not None else "cannot finish"
         print(f"| {name} | {seconds:.2f} | {shown} |")
-    print(f"\nmedians of {args.repeats} interleaved runs; jobs run into a fresh folder each "
-          "(plan, loop, store, merge, publication) on warm workers; the baseline is the seeds' "
-          "DFS, timed in this script.")
+    print(
+        f"\nmedians of {args.repeats} interleaved runs; jobs run into a fresh folder each "
+        "(plan, loop, store, merge, publication) on warm workers; the baseline is the seeds' "
+        "DFS, timed in this script."
+    )
 
 
 if __name__ == "__main__":

@@ -55,30 +55,65 @@ def main() -> None:
     parser.add_argument("--density", type=float, nargs="+", default=[0.2, 0.3])
     parser.add_argument("--caps", type=int, nargs="+", default=[128, 1024])
     args = parser.parse_args()
-    print(conditions(sizes=" ".join(map(str, args.sizes)), density=args.density,
-                     caps_mib=args.caps, boards="200 up to 16x16, 50 at 20x20, 20 above"))
+    print(
+        conditions(
+            sizes=" ".join(map(str, args.sizes)),
+            density=args.density,
+            caps_mib=args.caps,
+            boards="200 up to 16x16, 50 at 20x20, 20 above",
+        )
+    )
     mr.solve_batch(mr.generate(6, 0.3, 4, seed=0), counts=True)  # compile or load first
     rows = []
     for n in args.sizes:
         for density in args.density:
             batch = mr.generate(n, density, boards_for(n), seed=5)
             base, _, _ = per_board(batch, False, LAYER_WORDS)
-            rows.append([f"{n}x{n}", density, "maximum only", f"{np.median(base) * 1e3:.3f}",
-                         f"{np.quantile(base, 0.99) * 1e3:.3f}", "1.00", "-", "-"])
+            rows.append(
+                [
+                    f"{n}x{n}",
+                    density,
+                    "maximum only",
+                    f"{np.median(base) * 1e3:.3f}",
+                    f"{np.quantile(base, 0.99) * 1e3:.3f}",
+                    "1.00",
+                    "-",
+                    "-",
+                ]
+            )
             for cap in args.caps:
                 words = cap * (1 << 20) // 16
                 seconds, status, asked = per_board(batch, True, words)
                 counted = [s == "counted" for s in status]
                 memory = [int(m) for m in asked if m is not None]
-                rows.append([f"{n}x{n}", density, f"counts, cap {cap} MiB",
-                             f"{np.median(seconds) * 1e3:.3f}",
-                             f"{np.quantile(seconds, 0.99) * 1e3:.3f}",
-                             f"{np.median(seconds) / np.median(base):.1f}",
-                             f"{sum(counted)}/{len(counted)}",
-                             f"{max(memory) / 2**20:.0f}" if memory else "-"])
+                rows.append(
+                    [
+                        f"{n}x{n}",
+                        density,
+                        f"counts, cap {cap} MiB",
+                        f"{np.median(seconds) * 1e3:.3f}",
+                        f"{np.quantile(seconds, 0.99) * 1e3:.3f}",
+                        f"{np.median(seconds) / np.median(base):.1f}",
+                        f"{sum(counted)}/{len(counted)}",
+                        f"{max(memory) / 2**20:.0f}" if memory else "-",
+                    ]
+                )
             print(f"{n}x{n} @ {density} done", file=sys.stderr, flush=True)
-    print(markdown(["board", "density", "run", "median ms", "p99 ms", "median / maximum only",
-                    "counted", "largest too_large ask MiB"], rows))
+    print(
+        markdown(
+            [
+                "board",
+                "density",
+                "run",
+                "median ms",
+                "p99 ms",
+                "median / maximum only",
+                "counted",
+                "largest too_large ask MiB",
+            ],
+            rows,
+        )
+    )
 
 
 if __name__ == "__main__":

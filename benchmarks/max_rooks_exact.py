@@ -44,8 +44,9 @@ PROBABILITIES = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 2))
 def brute(exe: Path, n: int) -> tuple[float, dict]:
     """Seconds and histogram of the C brute force on every n x n pattern."""
     start = time.perf_counter()
-    out = subprocess.run([str(exe), str(n), str(n)], check=True, capture_output=True,
-                         text=True).stdout
+    out = subprocess.run(
+        [str(exe), str(n), str(n)], check=True, capture_output=True, text=True
+    ).stdout
     seconds = time.perf_counter() - start
     hist = {}
     for line in out.split("\n"):
@@ -60,11 +61,17 @@ def pipeline(n: int) -> tuple[float, dict]:
     and the published histogram."""
     with tempfile.TemporaryDirectory() as folder:
         config = Path(folder) / "all.yaml"
-        config.write_text(f"output: results\njobs:\n  - {{name: all, problem: max_rooks, "
-                          f"boards: {{all: {{rows: {n}}}}}}}\n")
+        config.write_text(
+            f"output: results\njobs:\n  - {{name: all, problem: max_rooks, "
+            f"boards: {{all: {{rows: {n}}}}}}}\n"
+        )
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "boardsweep", "run", str(config), "--workers",
-                        "2"], check=True, capture_output=True, cwd=ROOT)
+        subprocess.run(
+            [sys.executable, "-m", "boardsweep", "run", str(config), "--workers", "2"],
+            check=True,
+            capture_output=True,
+            cwd=ROOT,
+        )
         seconds = time.perf_counter() - start
         table = pq.read_table(Path(folder) / "results" / "all" / "distribution.parquet")
     return seconds, histograms(table)[(n, n)]
@@ -94,9 +101,15 @@ def main() -> None:
         runs["pipeline"].append(seconds)
         if found != reference:
             raise SystemExit("5x5: the pipeline's histogram differs from the brute force's")
-    rows = [["5x5", f"{median(runs['pipeline']):.2f}", f"{median(runs['brute']):.2f}",
-             f"{median(runs['pipeline']) / median(runs['brute']):.3f}",
-             f"{in_process(5)[0]:.3f}"]]
+    rows = [
+        [
+            "5x5",
+            f"{median(runs['pipeline']):.2f}",
+            f"{median(runs['brute']):.2f}",
+            f"{median(runs['pipeline']) / median(runs['brute']):.3f}",
+            f"{in_process(5)[0]:.3f}",
+        ]
+    ]
     tables = {5: reference}
     states = {}
     for n in range(3, 6):
@@ -109,12 +122,19 @@ def main() -> None:
             alone = f"{took:.3f}"
         rows.append([f"{n}x{n}", f"{seconds:.2f}", "-", "-", alone])
     print("\nTimes (s): whole process on 2 workers, brute force on one core, program alone")
-    print(markdown(["board", "boardsweep run s", "C brute force s", "ratio",
-                    "program alone s"], rows))
+    print(
+        markdown(["board", "boardsweep run s", "C brute force s", "ratio", "program alone s"], rows)
+    )
     print("\nStates: the most one program holds at once; estimated seconds (planner)")
-    print(markdown(["board", "states", "planner estimate s"],
-                   [[f"{n}x{n}", states.get(n, "-"), f"{exhaustive_seconds(n, n):.3g}"]
-                    for n in range(3, 10)]))
+    print(
+        markdown(
+            ["board", "states", "planner estimate s"],
+            [
+                [f"{n}x{n}", states.get(n, "-"), f"{exhaustive_seconds(n, n):.3g}"]
+                for n in range(3, 10)
+            ],
+        )
+    )
     for n, hist in tables.items():
         if n < 6:
             continue
@@ -125,13 +145,17 @@ def main() -> None:
         probability = {}
         for p in PROBABILITIES:
             for (w, m), boards in hist.items():
-                probability[(p, m)] = probability.get((p, m), 0) + \
-                    boards * p**w * (1 - p) ** (cells - w)
+                probability[(p, m)] = probability.get((p, m), 0) + boards * p**w * (1 - p) ** (
+                    cells - w
+                )
         print(f"\nAll {2**cells} patterns of {n}x{n}: by maximum, and P(max = m | p)")
-        body = [[m, by_max[m], *(f"{float(probability[(p, m)]):.6g}" for p in PROBABILITIES)]
-                for m in sorted(by_max)]
-        body.append(["E[max]", "", *(f"{float(moments(hist, cells, p)[0]):.6f}"
-                                     for p in PROBABILITIES)])
+        body = [
+            [m, by_max[m], *(f"{float(probability[(p, m)]):.6g}" for p in PROBABILITIES)]
+            for m in sorted(by_max)
+        ]
+        body.append(
+            ["E[max]", "", *(f"{float(moments(hist, cells, p)[0]):.6f}" for p in PROBABILITIES)]
+        )
         print(markdown(["max rooks", "patterns", *(f"p = {p}" for p in PROBABILITIES)], body))
 
 

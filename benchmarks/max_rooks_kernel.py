@@ -29,9 +29,10 @@ def segment_graph(batch: dict) -> tuple[np.ndarray, np.ndarray, int, int]:
     n = r * c
     ptr, adj = np.empty(n + 1, np.int32), np.empty(n, np.int32)
     scratch = [np.empty(c, np.int32), np.empty(n, np.int32), np.empty(n, np.int32)]
-    nleft, nright, edges = build_graph(batch["cells"], 0, r, c, scratch[0], ptr, adj,
-                                       scratch[1], scratch[2])
-    return ptr[:nleft + 1].copy(), adj[:edges].copy(), nleft, nright
+    nleft, nright, edges = build_graph(
+        batch["cells"], 0, r, c, scratch[0], ptr, adj, scratch[1], scratch[2]
+    )
+    return ptr[: nleft + 1].copy(), adj[:edges].copy(), nleft, nright
 
 
 def _scipy_child(ptr, adj, nleft, nright, pipe) -> None:
@@ -86,8 +87,10 @@ def main() -> None:
         if theirs is not None and theirs[0] != out["max_rooks"][0]:
             raise SystemExit(f"scipy disagrees: {theirs[0]} != {out['max_rooks'][0]}")
         shown = f"{theirs[1]:9.2f}" if theirs is not None else "      n/a"
-        print(f"{n} x {n} @ {density:<4}          {ours:8.3f}   {shown}   {out['max_rooks'][0]:9d}"
-              f"   {out['nodes'][0]:10d}")
+        print(
+            f"{n} x {n} @ {density:<4}          {ours:8.3f}   {shown}   {out['max_rooks'][0]:9d}"
+            f"   {out['nodes'][0]:10d}"
+        )
 
     k = args.boards
     batch = mr.generate(8, 0.25, k, seed=2)
@@ -103,8 +106,10 @@ def main() -> None:
         boards = [mr.board_at(batch, b) for b in range(count)]
         dfs = per_board(lambda bs=boards: [mr.max_rooks_dfs(b) for b in bs]) / count
         ours = per_board(lambda b=batch: mr.solve_batch(b, counts=True), repeat=3) / count
-        print(f"{n} x {n} @ 0.25                 {dfs * 1e6:10.1f}   {ours * 1e6:22.2f}"
-              f"   {dfs / ours:6.1f}x")
+        print(
+            f"{n} x {n} @ 0.25                 {dfs * 1e6:10.1f}   {ours * 1e6:22.2f}"
+            f"   {dfs / ours:6.1f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -64,18 +64,26 @@ def time_cluster(cluster, n: int) -> tuple[int, int, float, float]:
     start = time.perf_counter()
     table = solve_once(job, timed, threads)["counts"]
     seconds = time.perf_counter() - start
-    return (int(table.column("count_text")[0].as_py()), int(table.column("nodes")[0].as_py()),
-            seconds, compute[0])
+    return (
+        int(table.column("count_text")[0].as_py()),
+        int(table.column("nodes")[0].as_py()),
+        seconds,
+        compute[0],
+    )
 
 
 def warm_start_seconds() -> float:
     """Seconds for a fresh process to import the kernel and count n = 8 from the numba cache."""
-    code = ("import time; t = time.perf_counter(); from boardsweep.solvers import nqueens; "
-            "assert nqueens.total(8)[0] == 92; print(time.perf_counter() - t)")
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=HERE.parent,
-                   capture_output=True)  # fills the cache
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                         text=True, cwd=HERE.parent)
+    code = (
+        "import time; t = time.perf_counter(); from boardsweep.solvers import nqueens; "
+        "assert nqueens.total(8)[0] == 92; print(time.perf_counter() - t)"
+    )
+    subprocess.run(
+        [sys.executable, "-c", code], check=True, cwd=HERE.parent, capture_output=True
+    )  # fills the cache
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=HERE.parent
+    )
     return float(out.stdout)
 
 
@@ -86,10 +94,23 @@ def enumerate_to_parquet(n: int) -> tuple[float, float, int]:
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / f"q{n}.parquet"
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "boardsweep", "solve", "nqueens", str(n),
-                                 "--solutions", str(out), "--workers", "2"],
-                                cwd=ROOT, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "boardsweep",
+                "solve",
+                "nqueens",
+                str(n),
+                "--solutions",
+                str(out),
+                "--workers",
+                "2",
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
         with TreeSampler(proc.pid) as sampler:
             proc.communicate()
         seconds = time.perf_counter() - start
@@ -106,9 +127,15 @@ def main() -> None:
     parser.add_argument("--enumerate", type=int, default=16, help="n to enumerate (0: skip)")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    print(conditions(n=" ".join(map(str, args.sizes)), repeats=args.repeats,
-                     enumerate=args.enumerate or "skipped",
-                     clusters="local, 1 and 2 worker processes (1 thread each)"), flush=True)
+    print(
+        conditions(
+            n=" ".join(map(str, args.sizes)),
+            repeats=args.repeats,
+            enumerate=args.enumerate or "skipped",
+            clusters="local, 1 and 2 worker processes (1 thread each)",
+        ),
+        flush=True,
+    )
     binary = build_c("nqueens_mirror")
     c_times: dict[int, list] = {n: [] for n in args.sizes}
     one: dict[int, list] = {n: [] for n in args.sizes}
@@ -122,11 +149,16 @@ def main() -> None:
                 for n in args.sizes:
                     times[n].append(time_cluster(cluster, n))
         for n in args.sizes:
-            print(f"repeat {r + 1}/{args.repeats} n = {n}: C {c_times[n][-1][1]:.2f} s, "
-                  f"1 worker {one[n][-1][2]:.2f} s, 2 workers {two[n][-1][2]:.2f} s",
-                  file=sys.stderr, flush=True)
-    print("\n| n | Q(n) | C mirror s | 1 worker s | 2 workers s | nodes | nodes/s (1 worker) "
-          "| 1 worker / C | 2 workers speed-up | compute 1 / 2 workers s | compute 2 / 1 |")
+            print(
+                f"repeat {r + 1}/{args.repeats} n = {n}: C {c_times[n][-1][1]:.2f} s, "
+                f"1 worker {one[n][-1][2]:.2f} s, 2 workers {two[n][-1][2]:.2f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+    print(
+        "\n| n | Q(n) | C mirror s | 1 worker s | 2 workers s | nodes | nodes/s (1 worker) "
+        "| 1 worker / C | 2 workers speed-up | compute 1 / 2 workers s | compute 2 / 1 |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
         answers = {x[0] for x in c_times[n] + one[n] + two[n]}
@@ -138,17 +170,23 @@ def main() -> None:
         s2 = median([x[2] for x in two[n]])
         k1 = median([x[3] for x in one[n]])
         k2 = median([x[3] for x in two[n]])
-        print(f"| {n} | {q:,} | {c_seconds:.2f} | {s1:.2f} | {s2:.2f} | {nodes:,} "
-              f"| {nodes / s1 / 1e6:.0f} M | {s1 / c_seconds:.3f} | {s1 / s2:.2f}x "
-              f"| {k1:.2f} / {k2:.2f} | {k2 / k1:.3f} |")
-    print(f"\nmedians of {args.repeats} interleaved runs (wall seconds); baseline: the C "
-          "counter, run in this script; compute: the task loop alone (first bundle out to last "
-          "result in), without planning, merge and publication.")
+        print(
+            f"| {n} | {q:,} | {c_seconds:.2f} | {s1:.2f} | {s2:.2f} | {nodes:,} "
+            f"| {nodes / s1 / 1e6:.0f} M | {s1 / c_seconds:.3f} | {s1 / s2:.2f}x "
+            f"| {k1:.2f} / {k2:.2f} | {k2 / k1:.3f} |"
+        )
+    print(
+        f"\nmedians of {args.repeats} interleaved runs (wall seconds); baseline: the C "
+        "counter, run in this script; compute: the task loop alone (first bundle out to last "
+        "result in), without planning, merge and publication."
+    )
     print(f"\nJIT warm start (fresh process, numba cache): {warm_start_seconds():.2f} s")
     if args.enumerate:
         seconds, peak, rows = enumerate_to_parquet(args.enumerate)
-        print(f"Enumerate n = {args.enumerate} to Parquet on 2 workers: {rows:,} solutions, "
-              f"{seconds:.1f} s, peak memory of all processes {peak:.2f} GiB")
+        print(
+            f"Enumerate n = {args.enumerate} to Parquet on 2 workers: {rows:,} solutions, "
+            f"{seconds:.1f} s, peak memory of all processes {peak:.2f} GiB"
+        )
 
 
 if __name__ == "__main__":

@@ -69,15 +69,38 @@ def main() -> None:
         for workers in (1, 2):
             plan = plan_job(make("nqueens", "q", {"n": n}), None)
             tasks = list(plan.tasks(plan.task_seconds(args.target, workers)))
-            costs = [int(nodes[t.lo:t.hi].sum()) for t in tasks]
+            costs = [int(nodes[t.lo : t.hi].sum()) for t in tasks]
             assert sum(costs) == total
             spans[workers] = (len(tasks), max(costs), makespan(costs, workers))
         t2, big2, span2 = spans[2]
-        rows.append([n, f"{q:,}", f"{len(nodes):,}", f"{total:,}", f"{int(nodes.max()):,}",
-                     t2, f"{big2 / total:.3f}", f"{span2 / total:.3f}"])
+        rows.append(
+            [
+                n,
+                f"{q:,}",
+                f"{len(nodes):,}",
+                f"{total:,}",
+                f"{int(nodes.max()):,}",
+                t2,
+                f"{big2 / total:.3f}",
+                f"{span2 / total:.3f}",
+            ]
+        )
     print()
-    print(markdown(["n", "Q(n)", "units", "nodes", "largest unit", "tasks (2 workers)",
-                    "largest task / all", "2 workers / 1 worker (nodes)"], rows))
+    print(
+        markdown(
+            [
+                "n",
+                "Q(n)",
+                "units",
+                "nodes",
+                "largest unit",
+                "tasks (2 workers)",
+                "largest task / all",
+                "2 workers / 1 worker (nodes)",
+            ],
+            rows,
+        )
+    )
 
 
 if __name__ == "__main__":

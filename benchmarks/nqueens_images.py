@@ -66,7 +66,7 @@ def old_rule(n: int, code: int) -> int:
     then the side queens' rows highest in number, then the least code."""
     b = code // (n * n) % n
     sides = code // n % n + code % n
-    return (min(b, n - 1 - b) * 2 * n - sides) * n ** 4 + code
+    return (min(b, n - 1 - b) * 2 * n - sides) * n**4 + code
 
 
 def measure(n: int) -> dict:
@@ -109,8 +109,11 @@ def main() -> None:
     for n in sizes:
         start = time.perf_counter()
         data[n] = measure(n)
-        print(f"n = {n}: {data[n]['codes'].shape[0]:,} constellations x 8 images walked in "
-              f"{time.perf_counter() - start:.1f} s", flush=True)
+        print(
+            f"n = {n}: {data[n]['codes'].shape[0]:,} constellations x 8 images walked in "
+            f"{time.perf_counter() - start:.1f} s",
+            flush=True,
+        )
     weights = fit([data[n] for n in args.fit])
     print("\nIMAGE_WEIGHTS = np.array([" + ", ".join(repr(float(v)) for v in weights) + "])\n")
     rows = []
@@ -121,11 +124,37 @@ def main() -> None:
         module = chosen(d, np.vectorize(lambda c, n=n: C.walk_score(n, int(c)))(d["codes"]))
         fitted = chosen(d, d["feats"] @ weights)
         best = int(d["nodes"].min(1).sum())
-        rows.append([str(n), "fit" if n in args.fit else "check", f"{least:,}", f"{old:,}",
-                     f"{module:,}", f"{fitted:,}", f"{best:,}", f"{module / old:.4f}",
-                     f"{module / best:.4f}", f"{fitted / old:.4f}"])
-    print(markdown(["n", "sizes", "least code", "old rule", "module weights", "fitted now",
-                    "best image", "module / old", "module / best", "fitted / old"], rows))
+        rows.append(
+            [
+                str(n),
+                "fit" if n in args.fit else "check",
+                f"{least:,}",
+                f"{old:,}",
+                f"{module:,}",
+                f"{fitted:,}",
+                f"{best:,}",
+                f"{module / old:.4f}",
+                f"{module / best:.4f}",
+                f"{fitted / old:.4f}",
+            ]
+        )
+    print(
+        markdown(
+            [
+                "n",
+                "sizes",
+                "least code",
+                "old rule",
+                "module weights",
+                "fitted now",
+                "best image",
+                "module / old",
+                "module / best",
+                "fitted / old",
+            ],
+            rows,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -65,10 +65,12 @@ Side = Callable[[int], tuple[int, int | None, int | None, float]]
 
 def in_process(whole: Callable) -> Side:
     """A search of ours, ``whole(n) -> (Q, U, nodes)``, run in this process (CPU seconds)."""
+
     def run(n: int) -> tuple[int, int, int, float]:
         start = time.process_time()
         q, u, nodes = whole(n)
         return int(q), int(u), int(nodes), time.process_time() - start
+
     return run
 
 
@@ -80,19 +82,23 @@ def d4_c(n: int) -> tuple[int, int, int, float]:
 
 def takaken(path: str) -> Side:
     """takaken's counter at ``path`` (CPU seconds of the child)."""
+
     def run(n: int) -> tuple[int, int, None, float]:
         out, seconds = child([path, str(n)])
         return int(out[1]), int(out[2]), None, seconds
+
     return run
 
 
 def faf(path: str, cpu: dict[int, list[float]]) -> Side:
     """NQueensFAF's CpuSolver, 1 thread, through the wrapper at ``path`` (its solver time; the
     JVM's CPU seconds, start, JIT and GC threads included, go to ``cpu[n]``)."""
+
     def run(n: int) -> tuple[int, None, None, float]:
         out, seconds = child([path, str(n)])
         cpu.setdefault(n, []).append(seconds)
         return int(out[1]), None, None, int(out[2]) / 1000
+
     return run
 
 
@@ -103,17 +109,24 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--takaken", help="takaken's counter (prints N total unique seconds)")
     parser.add_argument("--faf", help="NQueensFAF wrapper (prints N solutions milliseconds)")
-    parser.add_argument("--skip", nargs="+", default=[], choices=["kernel", "D4 C", "takaken C"],
-                        help="sides left out (a long n = 18 run may time only constellations "
-                             "and NQueensFAF)")
+    parser.add_argument(
+        "--skip",
+        nargs="+",
+        default=[],
+        choices=["kernel", "D4 C", "takaken C"],
+        help="sides left out (a long n = 18 run may time only constellations and NQueensFAF)",
+    )
     args = parser.parse_args()
 
     sys.path.insert(0, str(ROOT))
     build_c("nqueens_d4")
     from boardsweep.solvers.nqueens import constellations, tree
 
-    sides: dict[str, Side] = {"kernel": in_process(tree.whole),
-                              "constellations": in_process(constellations.whole), "D4 C": d4_c}
+    sides: dict[str, Side] = {
+        "kernel": in_process(tree.whole),
+        "constellations": in_process(constellations.whole),
+        "D4 C": d4_c,
+    }
     if args.takaken:
         sides["takaken C"] = takaken(args.takaken)
     faf_cpu: dict[int, list[float]] = {}
@@ -139,10 +152,15 @@ def main() -> None:
         q0, u0, nodes0 = seen[ref]
         for name, (q, u, nodes) in seen.items():
             same_tree = "kernel" in seen and name != "constellations"  # its own tree, nodes
-            if q != q0 or (u is not None and u != u0) or (
-                    same_tree and nodes is not None and nodes != nodes0):
-                raise SystemExit(f"n = {n}: {name} says Q, U, nodes = {q}, {u}, {nodes}; "
-                                 f"the {ref} says {q0}, {u0}, {nodes0}")
+            if (
+                q != q0
+                or (u is not None and u != u0)
+                or (same_tree and nodes is not None and nodes != nodes0)
+            ):
+                raise SystemExit(
+                    f"n = {n}: {name} says Q, U, nodes = {q}, {u}, {nodes}; "
+                    f"the {ref} says {q0}, {u0}, {nodes0}"
+                )
         base = median(times["kernel"]) if "kernel" in times else None
         cbase = median(times["constellations"])
         for name in names:
@@ -150,19 +168,52 @@ def main() -> None:
             mid = median(t)
             nodes = seen[name][2]
             rate = f"{nodes / mid / 1e6:.1f}" if nodes is not None else "-"
-            rows.append([n, name, f"{q0:,}", f"{mid:.3f}", f"{min(t):.3f}..{max(t):.3f}",
-                         f"{nodes:,}" if nodes is not None else "-", rate,
-                         f"{base / mid:.2f}" if base else "-", f"{cbase / mid:.2f}"])
+            rows.append(
+                [
+                    n,
+                    name,
+                    f"{q0:,}",
+                    f"{mid:.3f}",
+                    f"{min(t):.3f}..{max(t):.3f}",
+                    f"{nodes:,}" if nodes is not None else "-",
+                    rate,
+                    f"{base / mid:.2f}" if base else "-",
+                    f"{cbase / mid:.2f}",
+                ]
+            )
         if n in faf_cpu:  # the same runs, by the JVM process's CPU time
             t = faf_cpu[n]
-            rows.append([n, "NQueensFAF, JVM process CPU", f"{q0:,}", f"{median(t):.3f}",
-                         f"{min(t):.3f}..{max(t):.3f}", "-", "-",
-                         f"{base / median(t):.2f}" if base else "-",
-                         f"{cbase / median(t):.2f}"])
+            rows.append(
+                [
+                    n,
+                    "NQueensFAF, JVM process CPU",
+                    f"{q0:,}",
+                    f"{median(t):.3f}",
+                    f"{min(t):.3f}..{max(t):.3f}",
+                    "-",
+                    "-",
+                    f"{base / median(t):.2f}" if base else "-",
+                    f"{cbase / median(t):.2f}",
+                ]
+            )
         print(f"n = {n} done", file=sys.stderr, flush=True)
     print()
-    print(markdown(["n", "program", "Q(n)", "median s", "min..max s", "nodes", "M nodes/s",
-                    "kernel / program", "constellations / program"], rows))
+    print(
+        markdown(
+            [
+                "n",
+                "program",
+                "Q(n)",
+                "median s",
+                "min..max s",
+                "nodes",
+                "M nodes/s",
+                "kernel / program",
+                "constellations / program",
+            ],
+            rows,
+        )
+    )
 
 
 if __name__ == "__main__":

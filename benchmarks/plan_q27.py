@@ -72,9 +72,18 @@ def measure_one(n: int, workers: int, target: float, trace: bool) -> dict:
     built = time.perf_counter()
     count = plan.count_tasks(length)
     count_seconds = time.perf_counter() - built
-    out = {"n": n, "units": plan.units, "depth": unit_plan(n)[0], "tasks": count,
-           "length": length, "todo": plan.todo_seconds(), "build": build, "to_first": to_first,
-           "to_10k": to_10k, "count_seconds": count_seconds}
+    out = {
+        "n": n,
+        "units": plan.units,
+        "depth": unit_plan(n)[0],
+        "tasks": count,
+        "length": length,
+        "todo": plan.todo_seconds(),
+        "build": build,
+        "to_first": to_first,
+        "to_10k": to_10k,
+        "count_seconds": count_seconds,
+    }
     if trace:
         import tracemalloc
 
@@ -92,10 +101,24 @@ def measure_one(n: int, workers: int, target: float, trace: bool) -> dict:
 
 def in_child(n: int, workers: int, target: float, trace: bool) -> dict:
     """:func:`measure_one` in a fresh interpreter; its JSON."""
-    command = [sys.executable, __file__, "--one", str(n), "--workers", str(workers),
-               "--task-seconds", str(target)] + (["--trace"] if trace else [])
-    out = subprocess.run(command, check=True, capture_output=True, text=True, cwd=ROOT,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    command = [
+        sys.executable,
+        __file__,
+        "--one",
+        str(n),
+        "--workers",
+        str(workers),
+        "--task-seconds",
+        str(target),
+    ] + (["--trace"] if trace else [])
+    out = subprocess.run(
+        command,
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -103,16 +126,35 @@ def plan_command(sizes: list[int], workers: int, target: float) -> tuple[str, fl
     """``python -m pipeline plan`` on a config of the same jobs: (its output, wall seconds)."""
     with tempfile.TemporaryDirectory(prefix="plan-q27-") as scratch:
         config = Path(scratch) / "config.yaml"
-        config.write_text("output: results\ncluster: {kind: local}\njobs:\n" + "".join(
-            f"  - {{name: q{n}, problem: nqueens, n: {n}}}\n" for n in sizes))
+        config.write_text(
+            "output: results\ncluster: {kind: local}\njobs:\n"
+            + "".join(f"  - {{name: q{n}, problem: nqueens, n: {n}}}\n" for n in sizes)
+        )
         start = time.perf_counter()
-        out = subprocess.run([sys.executable, "-m", "boardsweep", "plan", str(config),
-                              "--workers", str(workers), "--task-seconds", str(target)],
-                             check=True, capture_output=True, text=True, cwd=scratch,
-                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "boardsweep",
+                "plan",
+                str(config),
+                "--workers",
+                str(workers),
+                "--task-seconds",
+                str(target),
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=scratch,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
         seconds = time.perf_counter() - start
-    return f"$ boardsweep plan config.yaml --workers {workers} --task-seconds {target:g}\n" \
-           f"{out.stdout}{out.stderr}", seconds
+    return (
+        f"$ boardsweep plan config.yaml --workers {workers} --task-seconds {target:g}\n"
+        f"{out.stdout}{out.stderr}",
+        seconds,
+    )
 
 
 def main() -> None:
@@ -129,15 +171,23 @@ def main() -> None:
         print(json.dumps(measure_one(args.one, args.workers, args.task_seconds, args.trace)))
         return
     sizes = sorted(args.sizes)
-    print(conditions(plans=", ".join(f"Q({n})" for n in sizes), workers=args.workers,
-                     **{"target task length": f"{args.task_seconds:g} s",
-                        "repeats": args.repeats}), flush=True)
+    print(
+        conditions(
+            plans=", ".join(f"Q({n})" for n in sizes),
+            workers=args.workers,
+            **{"target task length": f"{args.task_seconds:g} s", "repeats": args.repeats},
+        ),
+        flush=True,
+    )
     runs: dict[int, list[dict]] = {n: [] for n in sizes}
     for r in range(args.repeats):
         for n in rotated(sizes, r):  # who goes first changes every repeat
             runs[n].append(in_child(n, args.workers, args.task_seconds, False))
-            print(f"repeat {r + 1}/{args.repeats} Q({n}): built in "
-                  f"{runs[n][-1]['to_first']:.2f} s", file=sys.stderr, flush=True)
+            print(
+                f"repeat {r + 1}/{args.repeats} Q({n}): built in {runs[n][-1]['to_first']:.2f} s",
+                file=sys.stderr,
+                flush=True,
+            )
     traced = {n: in_child(n, args.workers, args.task_seconds, True) for n in sizes}
     rows = []
     base = None
@@ -149,29 +199,62 @@ def main() -> None:
         if base is None:
             base = (first, growth, peak)
         hours = one["todo"] / 3600
-        rows.append([
-            f"Q({n})", f"{one['units']:,}", one["depth"], f"{one['tasks']:,}",
-            f"{one['todo'] / one['tasks']:,.4g}", f"{max(x['longest'] for x in runs[n]):,.4g}",
-            f"{one['length']:,.4g}", f"{hours:,.4g}", f"{hours / args.workers:,.4g}",
-            f"{median([x['build'] for x in runs[n]]):.2f}", f"{first:.2f}",
-            f"{median([x['to_10k'] for x in runs[n]]):.2f}",
-            f"{median([x['count_seconds'] for x in runs[n]]):.2f}",
-            f"{median([x['walk_seconds'] for x in runs[n]]):.1f}",
-            f"{peak / MiB:,.1f}", f"{growth / MiB:,.1f}",
-            f"{first / base[0]:.2f}", f"{growth / max(base[1], 1):.2f}"])
+        rows.append(
+            [
+                f"Q({n})",
+                f"{one['units']:,}",
+                one["depth"],
+                f"{one['tasks']:,}",
+                f"{one['todo'] / one['tasks']:,.4g}",
+                f"{max(x['longest'] for x in runs[n]):,.4g}",
+                f"{one['length']:,.4g}",
+                f"{hours:,.4g}",
+                f"{hours / args.workers:,.4g}",
+                f"{median([x['build'] for x in runs[n]]):.2f}",
+                f"{first:.2f}",
+                f"{median([x['to_10k'] for x in runs[n]]):.2f}",
+                f"{median([x['count_seconds'] for x in runs[n]]):.2f}",
+                f"{median([x['walk_seconds'] for x in runs[n]]):.1f}",
+                f"{peak / MiB:,.1f}",
+                f"{growth / MiB:,.1f}",
+                f"{first / base[0]:.2f}",
+                f"{growth / max(base[1], 1):.2f}",
+            ]
+        )
         if any(x["walked"] != one["tasks"] for x in runs[n]):
             rows[-1][3] += f" (walked {runs[n][0]['walked']:,})"
     print()
-    print(markdown([
-        "plan", "units", "depth", "tasks", "mean task est. s", "longest task est. s",
-        "cut at s", "CPU hours est.", f"wall hours on {args.workers} workers", "build s",
-        "build + first task s", f"first {FIRST:,} tasks s", "count_tasks s", "walk every task s",
-        "tracemalloc peak MiB", "RSS growth MiB", f"build + first task / Q({sizes[0]})'s",
-        f"RSS growth / Q({sizes[0]})'s"], rows))
-    print(f"\nmedians of {args.repeats} runs, each in a fresh process (imports before the clock; "
-          "the numba kernel's loading from cache is inside the build); tracemalloc in one more "
-          f"process per size. Baseline: Q({sizes[0]}). Wall hours = estimated CPU hours / "
-          "workers.")
+    print(
+        markdown(
+            [
+                "plan",
+                "units",
+                "depth",
+                "tasks",
+                "mean task est. s",
+                "longest task est. s",
+                "cut at s",
+                "CPU hours est.",
+                f"wall hours on {args.workers} workers",
+                "build s",
+                "build + first task s",
+                f"first {FIRST:,} tasks s",
+                "count_tasks s",
+                "walk every task s",
+                "tracemalloc peak MiB",
+                "RSS growth MiB",
+                f"build + first task / Q({sizes[0]})'s",
+                f"RSS growth / Q({sizes[0]})'s",
+            ],
+            rows,
+        )
+    )
+    print(
+        f"\nmedians of {args.repeats} runs, each in a fresh process (imports before the clock; "
+        "the numba kernel's loading from cache is inside the build); tracemalloc in one more "
+        f"process per size. Baseline: Q({sizes[0]}). Wall hours = estimated CPU hours / "
+        "workers."
+    )
     output, seconds = plan_command(sizes, args.workers, args.task_seconds)
     print(f"\n`boardsweep plan` (whole command, {seconds:.1f} s wall):\n")
     print("```\n" + output.rstrip() + "\n```")

@@ -68,12 +68,28 @@ def plan_output(config: str, workers: int, target: float) -> str:
     with tempfile.TemporaryDirectory(prefix="plan-qr-") as scratch:
         path = Path(scratch) / "config.yaml"
         path.write_text(config)
-        out = subprocess.run([sys.executable, "-m", "boardsweep", "plan", str(path), "--workers",
-                              str(workers), "--task-seconds", str(target)], check=True,
-                             capture_output=True, text=True, cwd=scratch,
-                             env={**os.environ, "PYTHONPATH": str(ROOT)})
-    return f"$ boardsweep plan config.yaml --workers {workers} --task-seconds {target:g}\n" \
-           f"{out.stdout}{out.stderr}"
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "boardsweep",
+                "plan",
+                str(path),
+                "--workers",
+                str(workers),
+                "--task-seconds",
+                str(target),
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=scratch,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+    return (
+        f"$ boardsweep plan config.yaml --workers {workers} --task-seconds {target:g}\n"
+        f"{out.stdout}{out.stderr}"
+    )
 
 
 def main() -> None:
@@ -87,9 +103,15 @@ def main() -> None:
     args = parser.parse_args()
     from boardsweep.solvers import queens_rooks as qr
 
-    print(conditions(rows=", ".join(map(str, args.sizes)), sample=f"{args.sample} units",
-                     workers=args.workers, **{"target task length": f"{args.task_seconds:g} s"}),
-          flush=True)
+    print(
+        conditions(
+            rows=", ".join(map(str, args.sizes)),
+            sample=f"{args.sample} units",
+            workers=args.workers,
+            **{"target task length": f"{args.task_seconds:g} s"},
+        ),
+        flush=True,
+    )
     rows, measured = [], {}
     for n in args.sizes:
         point = {"n": n, "queens": list(range(n + 1))}
@@ -99,30 +121,65 @@ def main() -> None:
         spread = (sum((s - mean) ** 2 for s in seconds) / len(seconds)) ** 0.5 / mean
         total = mean * units
         measured[n] = (units, total)
-        rows.append([n, depth, f"{units:,}", f"{qr.cost(point) / 3600:,.2f}",
-                     f"{total / 3600:,.2f}", f"{mean * 1e3:,.2f}", f"{max(seconds) / mean:.1f}",
-                     f"{spread:.2f}", f"{total / 2 / 60:,.1f}",
-                     f"{total / args.workers / 60:,.1f}"])
+        rows.append(
+            [
+                n,
+                depth,
+                f"{units:,}",
+                f"{qr.cost(point) / 3600:,.2f}",
+                f"{total / 3600:,.2f}",
+                f"{mean * 1e3:,.2f}",
+                f"{max(seconds) / mean:.1f}",
+                f"{spread:.2f}",
+                f"{total / 2 / 60:,.1f}",
+                f"{total / args.workers / 60:,.1f}",
+            ]
+        )
     print()
-    print(markdown(["n", "depth", "units", "planner est. core-h", "sampled est. core-h",
-                    "mean unit ms", "slowest / mean unit", "unit CV", "wall min on 2 workers",
-                    f"wall min on {args.workers} workers"], rows))
-    print(f"\nsampled estimate = mean CPU seconds of {args.sample} random units x units "
-          "(one process, this machine); wall = CPU / workers (tasks of many random units).")
+    print(
+        markdown(
+            [
+                "n",
+                "depth",
+                "units",
+                "planner est. core-h",
+                "sampled est. core-h",
+                "mean unit ms",
+                "slowest / mean unit",
+                "unit CV",
+                "wall min on 2 workers",
+                f"wall min on {args.workers} workers",
+            ],
+            rows,
+        )
+    )
+    print(
+        f"\nsampled estimate = mean CPU seconds of {args.sample} random units x units "
+        "(one process, this machine); wall = CPU / workers (tasks of many random units)."
+    )
     for n in args.sizes:
         if n < 16:
             continue
         units, total = measured[n]
         wall = total / args.workers / 3600
         hours = max(1, int(wall * 1.5) + 1)
-        config = SLURM.format(n=n, units=units, hours=total / 3600, sample=args.sample,
-                              wall=wall, workers=args.workers, walltime=f"{hours:02d}:00:00",
-                              task_seconds=args.task_seconds)
+        config = SLURM.format(
+            n=n,
+            units=units,
+            hours=total / 3600,
+            sample=args.sample,
+            wall=wall,
+            workers=args.workers,
+            walltime=f"{hours:02d}:00:00",
+            task_seconds=args.task_seconds,
+        )
         print(f"\nRow {n} on Slurm (config):\n\n```yaml\n{config}```\n")
         print("```\n" + plan_output(config, args.workers, args.task_seconds).rstrip() + "\n```")
     local = (HERE / "queens_rooks_row15.yaml").read_text()
-    print(f"\nRow 15 on 2 local workers (benchmarks/queens_rooks_row15.yaml):\n\n```yaml\n{local}"
-          "```\n")
+    print(
+        f"\nRow 15 on 2 local workers (benchmarks/queens_rooks_row15.yaml):\n\n```yaml\n{local}"
+        "```\n"
+    )
     print("```\n" + plan_output(local, 2, 20).rstrip() + "\n```")
 
 

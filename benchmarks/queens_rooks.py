@@ -135,20 +135,37 @@ def main() -> None:
     """Print the timing table and the triangle."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-n", type=int, default=13)
-    parser.add_argument("--workers", type=int, default=2,
-                        help="also time the triangle through the pipeline (0: skip)")
-    parser.add_argument("--seed-budget", type=float, default=60.0,
-                        help="skip the seed search once its next row would take longer (s)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=2,
+        help="also time the triangle through the pipeline (0: skip)",
+    )
+    parser.add_argument(
+        "--seed-budget",
+        type=float,
+        default=60.0,
+        help="skip the seed search once its next row would take longer (s)",
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from common import conditions
 
-    print(conditions(**{"max n": args.max_n, "seed budget": f"{args.seed_budget:g} s",
-                        "pipeline": f"{args.workers} workers" if args.workers else "skipped"}),
-          flush=True)
+    print(
+        conditions(
+            **{
+                "max n": args.max_n,
+                "seed budget": f"{args.seed_budget:g} s",
+                "pipeline": f"{args.workers} workers" if args.workers else "skipped",
+            }
+        ),
+        flush=True,
+    )
     qr.row(6), seed_count(2, 2)  # compile (or load from the cache) before timing
-    print(f"{'n':>3} {'row (s)':>9} {'nodes':>14} {'seed (s)':>9} {'seed/row':>9} "
-          f"{'triangle (s)':>12}")
+    print(
+        f"{'n':>3} {'row (s)':>9} {'nodes':>14} {'seed (s)':>9} {'seed/row':>9} "
+        f"{'triangle (s)':>12}"
+    )
     triangle, rows = 0.0, {}
     seed_last, seed_on = 0.0, True
     for n in range(1, args.max_n + 1):
@@ -168,17 +185,27 @@ def main() -> None:
             ratio = f"{t_seed / t_row:9.1f}" if t_row > 0 else "-"
         else:
             seed_on = False
-        print(f"{n:>3} {t_row:9.3f} {int(result.nodes.sum()):>14} {seed_text:>9} {ratio:>9} "
-              f"{triangle:12.3f}", flush=True)
+        print(
+            f"{n:>3} {t_row:9.3f} {int(result.nodes.sum()):>14} {seed_text:>9} {ratio:>9} "
+            f"{triangle:12.3f}",
+            flush=True,
+        )
     if args.workers:
         seconds, table = pipeline_triangle(args.max_n, args.workers)
-        got = {(n, m): int(c) for n, m, c in zip(table.column("n").to_pylist(),
-                                                  table.column("queens").to_pylist(),
-                                                  table.column("count_text").to_pylist(),
-                                                  strict=True)}
+        got = {
+            (n, m): int(c)
+            for n, m, c in zip(
+                table.column("n").to_pylist(),
+                table.column("queens").to_pylist(),
+                table.column("count_text").to_pylist(),
+                strict=True,
+            )
+        }
         assert got == {(n, m): c for n in rows for m, c in enumerate(rows[n])}
-        print(f"\nwhole triangle 1..{args.max_n} through the pipeline on {args.workers} workers: "
-              f"{seconds:.1f} s wall ({triangle:.1f} s CPU in one process above)")
+        print(
+            f"\nwhole triangle 1..{args.max_n} through the pipeline on {args.workers} workers: "
+            f"{seconds:.1f} s wall ({triangle:.1f} s CPU in one process above)"
+        )
     print("\ntriangle: placements(M, n - M) for M = 0..n")
     for n, counts in rows.items():
         print(f"{n:>3}: " + " ".join(str(c) for c in counts))

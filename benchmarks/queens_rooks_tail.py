@@ -22,9 +22,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import conditions, markdown, median  # noqa: E402
+from common import conditions, markdown, median
 
-from boardsweep.solvers.queens_rooks import kernel, symmetry  # noqa: E402
+from boardsweep.solvers.queens_rooks import kernel, symmetry
 
 
 def timed(fn, *args):
@@ -49,7 +49,7 @@ def main() -> None:
         runs: dict[str, list[float]] = {"bulk": [], "plain": []}
         seen = []
         for r in range(args.repeats):
-            for name in (("bulk", "plain") if r % 2 == 0 else ("plain", "bulk")):
+            for name in ("bulk", "plain") if r % 2 == 0 else ("plain", "bulk"):
                 if name == "bulk":
                     seconds, (hist, nodes) = timed(kernel._histograms, n, fixed, False, n, n)
                 else:
@@ -60,15 +60,36 @@ def main() -> None:
         assert all(s == seen[0] for s in seen), "the kernels disagree"
         nodes = int(np.asarray(seen[0][1]).sum())
         bulk, plain = median(runs["bulk"]), median(runs["plain"])
-        rows.append([n, f"{nodes:,}", f"{plain:.3f} ({min(runs['plain']):.3f}-"
-                     f"{max(runs['plain']):.3f})", f"{bulk:.3f} ({min(runs['bulk']):.3f}-"
-                     f"{max(runs['bulk']):.3f})", f"{nodes / plain / 1e6:,.0f}",
-                     f"{nodes / bulk / 1e6:,.0f}", f"{bulk / plain:.2f}x"])
+        rows.append(
+            [
+                n,
+                f"{nodes:,}",
+                f"{plain:.3f} ({min(runs['plain']):.3f}-{max(runs['plain']):.3f})",
+                f"{bulk:.3f} ({min(runs['bulk']):.3f}-{max(runs['bulk']):.3f})",
+                f"{nodes / plain / 1e6:,.0f}",
+                f"{nodes / bulk / 1e6:,.0f}",
+                f"{bulk / plain:.2f}x",
+            ]
+        )
     print()
-    print(markdown(["n", "nodes", "plain s (range)", "bulk tail s (range)", "plain M nodes/s",
-                    "bulk M nodes/s", "bulk / plain"], rows))
-    print(f"\nmedians of {args.repeats} interleaved runs, CPU seconds of one process; the "
-          "baseline (plain) is the same search without the bulk tail.")
+    print(
+        markdown(
+            [
+                "n",
+                "nodes",
+                "plain s (range)",
+                "bulk tail s (range)",
+                "plain M nodes/s",
+                "bulk M nodes/s",
+                "bulk / plain",
+            ],
+            rows,
+        )
+    )
+    print(
+        f"\nmedians of {args.repeats} interleaved runs, CPU seconds of one process; the "
+        "baseline (plain) is the same search without the bulk tail."
+    )
 
 
 if __name__ == "__main__":

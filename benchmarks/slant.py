@@ -49,9 +49,17 @@ def solve_sets(sizes: list[int], cluster, scratch: Path) -> None:
         wall = time.perf_counter() - start
         table = read_result(scratch / "sets", job.name)
         seconds = table["seconds"] * 1e3
-        rows.append((n, len(table), seconds.median(), seconds.max(), table["nodes"].median(),
-                     ",".join(f"{k} {v}" for k, v in table["status"].value_counts().items()),
-                     wall))
+        rows.append(
+            (
+                n,
+                len(table),
+                seconds.median(),
+                seconds.max(),
+                table["nodes"].median(),
+                ",".join(f"{k} {v}" for k, v in table["status"].value_counts().items()),
+                wall,
+            )
+        )
     print("| n | puzzles | median ms | worst ms | median nodes | status | job wall s |")
     print("|---|---|---|---|---|---|---|")
     for n, k, med, worst, nodes, status, wall in rows:
@@ -66,8 +74,7 @@ def generate_set(cluster, n: int, count: int, path: Path) -> int:
     from boardsweep.pipeline.tables import write_parquet
 
     runner, threads, _ = cluster
-    job = make("slant", "generate", {"puzzles": {"generate": {"n": n, "count": count,
-                                                               "seed": 1}}})
+    job = make("slant", "generate", {"puzzles": {"generate": {"n": n, "count": count, "seed": 1}}})
     job.only = (job.problem.set_table.name,)
     table = solve_once(job, runner, threads)[job.problem.set_table.name]
     return write_parquet(path, [table], job.problem.set_table.schema(), table_metadata(job))
@@ -78,16 +85,31 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=10_000)
     parser.add_argument("--n", type=int, default=10)
-    parser.add_argument("--repeats", type=int, default=3,
-                        help="solve runs (each into a fresh folder); the median is shown")
-    parser.add_argument("--sets", action="store_true",
-                        help="solve the stored benchmark sets instead of generating")
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=3,
+        help="solve runs (each into a fresh folder); the median is shown",
+    )
+    parser.add_argument(
+        "--sets", action="store_true", help="solve the stored benchmark sets instead of generating"
+    )
     parser.add_argument("--sizes", type=int, nargs="+", default=[5, 7, 10, 20, 50, 100])
     args = parser.parse_args()
-    print(conditions(**({"sets": " ".join(map(str, args.sizes))} if args.sets else
-                        {"puzzles": f"{args.count:,} of {args.n}x{args.n}",
-                         "solve repeats": args.repeats}),
-                     cluster="local, 2 worker processes (1 thread each)"), flush=True)
+    print(
+        conditions(
+            **(
+                {"sets": " ".join(map(str, args.sizes))}
+                if args.sets
+                else {
+                    "puzzles": f"{args.count:,} of {args.n}x{args.n}",
+                    "solve repeats": args.repeats,
+                }
+            ),
+            cluster="local, 2 worker processes (1 thread each)",
+        ),
+        flush=True,
+    )
     with tempfile.TemporaryDirectory() as scratch, local_cluster(2, ["slant"]) as cluster:
         scratch = Path(scratch)
         if args.sets:
@@ -108,16 +130,24 @@ def main() -> None:
         table = read_result(scratch / "out0", "slant")
     print("\n| step | seconds |")
     print("|---|---|")
-    print(f"| generate {args.count:,} unique {args.n}x{args.n} puzzles (2 workers) "
-          f"| {generated:.1f} |")
-    print(f"| solve them through the pipeline: read, split, solve, merge (2 workers) "
-          f"| {median(solved):.1f} |")
+    print(
+        f"| generate {args.count:,} unique {args.n}x{args.n} puzzles (2 workers) "
+        f"| {generated:.1f} |"
+    )
+    print(
+        f"| solve them through the pipeline: read, split, solve, merge (2 workers) "
+        f"| {median(solved):.1f} |"
+    )
     seconds = table["seconds"]
-    print(f"\nstatus: {table['status'].value_counts().to_dict()}; per puzzle: median "
-          f"{seconds.median() * 1e3:.3f} ms, p99 {seconds.quantile(0.99) * 1e3:.3f} ms, "
-          f"median nodes {table['nodes'].median():.0f}")
-    print(f"solve: median of {args.repeats} runs ({', '.join(f'{s:.1f}' for s in solved)} s), "
-          "each into a fresh folder on warm workers; generation timed once.")
+    print(
+        f"\nstatus: {table['status'].value_counts().to_dict()}; per puzzle: median "
+        f"{seconds.median() * 1e3:.3f} ms, p99 {seconds.quantile(0.99) * 1e3:.3f} ms, "
+        f"median nodes {table['nodes'].median():.0f}"
+    )
+    print(
+        f"solve: median of {args.repeats} runs ({', '.join(f'{s:.1f}' for s in solved)} s), "
+        "each into a fresh folder on warm workers; generation timed once."
+    )
 
 
 if __name__ == "__main__":

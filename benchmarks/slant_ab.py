@@ -64,8 +64,9 @@ def side(rev: str, scratch: Path, k: int):
         if rev == "work":
             shutil.copy(ROOT / path, pkg / name)
         else:
-            shown = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT,
-                                   capture_output=True, text=True)
+            shown = subprocess.run(
+                ["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True, text=True
+            )
             if shown.returncode != 0 and name in LATER:
                 continue
             if shown.returncode != 0:
@@ -82,15 +83,22 @@ def generated(n: int, count: int, seed: int, work: Path) -> dict[str, np.ndarray
         parts, start = [], time.perf_counter()
         for j in range(count):
             parts.append(slant.generate(n, 1, seed, start=j)["clues"])
-            print(f"generated {j + 1}/{count} {n}x{n} puzzles of seed {seed} "
-                  f"({time.perf_counter() - start:.0f} s)", flush=True)
+            print(
+                f"generated {j + 1}/{count} {n}x{n} puzzles of seed {seed} "
+                f"({time.perf_counter() - start:.0f} s)",
+                flush=True,
+            )
         np.save(path, np.concatenate(parts))
     clues = np.load(path)
     offsets = np.arange(count + 1, dtype=np.int64) * (n + 1) ** 2
     if clues.shape[0] != offsets[-1]:
         sys.exit(f"{path} does not hold {count} {n}x{n} puzzles: remove it to make it again")
-    return {"rows": np.full(count, n, np.int32), "cols": np.full(count, n, np.int32),
-            "offsets": offsets, "clues": clues.astype(np.int8)}
+    return {
+        "rows": np.full(count, n, np.int32),
+        "cols": np.full(count, n, np.int32),
+        "offsets": offsets,
+        "clues": clues.astype(np.int8),
+    }
 
 
 def load(name: str, work: Path) -> dict[str, np.ndarray]:
@@ -136,10 +144,26 @@ def solve(kernel, batch: dict[str, np.ndarray], lo: int, hi: int):
         status = np.zeros(k, np.uint8)
         nodes = np.zeros(k, np.int64)
         start = time.process_time()
-        kernel.solve_range(rows, cols, offsets, clues, lo, hi, cells[lo], block, st, sol,
-                           first, check, status, nodes, solution, np.zeros(0, np.int64))
+        kernel.solve_range(
+            rows,
+            cols,
+            offsets,
+            clues,
+            lo,
+            hi,
+            cells[lo],
+            block,
+            st,
+            sol,
+            first,
+            check,
+            status,
+            nodes,
+            solution,
+            np.zeros(0, np.int64),
+        )
     spent = time.process_time() - start
-    return spent, status[lo:hi], solution[cells[lo]:cells[hi]], int(nodes[lo:hi].sum())
+    return spent, status[lo:hi], solution[cells[lo] : cells[hi]], int(nodes[lo:hi].sum())
 
 
 def main() -> None:
@@ -148,8 +172,12 @@ def main() -> None:
     parser.add_argument("--sets", nargs="+", default=["5e", "50h", "100"])
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--each", action="store_true", help="time each puzzle alone")
-    parser.add_argument("--work", type=Path, default=Path("/tmp/slantc/bench"),
-                        help="slant_tatham.py's folder of his cached puzzles")
+    parser.add_argument(
+        "--work",
+        type=Path,
+        default=Path("/tmp/slantc/bench"),
+        help="slant_tatham.py's folder of his cached puzzles",
+    )
     args = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="slant_ab_"))
     sys.path.insert(0, str(scratch))
@@ -177,24 +205,38 @@ def main() -> None:
                     per[j].append(spent / k)
                     if answers is None:
                         answers = (status.copy(), solution.copy())
-                    elif not (np.array_equal(answers[0], status)
-                              and np.array_equal(answers[1], solution)):
+                    elif not (
+                        np.array_equal(answers[0], status) and np.array_equal(answers[1], solution)
+                    ):
                         agree = False
                         print(f"{name}: {args.revs[j]} answers differently", flush=True)
             base = median(per[0])
             for j, rev in enumerate(args.revs):
                 paired = median([t / t0 for t, t0 in zip(per[j], per[0], strict=True)])
-                row = [name, rev, f"{1e6 * median(per[j]):.1f}",
-                       f"{median(per[j]) / base:.3f}", f"{paired:.3f}",
-                       f"{1e6 * min(per[j]):.1f}-{1e6 * max(per[j]):.1f}", nodes.get(j, "")]
+                row = [
+                    name,
+                    rev,
+                    f"{1e6 * median(per[j]):.1f}",
+                    f"{median(per[j]) / base:.3f}",
+                    f"{paired:.3f}",
+                    f"{1e6 * min(per[j]):.1f}-{1e6 * max(per[j]):.1f}",
+                    nodes.get(j, ""),
+                ]
                 if args.each:
                     ms = 1e3 * np.median(each[j], axis=0)
                     row += [f"{np.percentile(ms, q):.1f}" for q in (50, 90, 99)]
                     row.append(f"{ms.max():.1f}")
                 table.append(row)
                 print(" | ".join(str(c) for c in row), flush=True)
-        headers = ["set", "side", "median us/puzzle", "ratio", "paired ratio",
-                   "range us/puzzle", "nodes"]
+        headers = [
+            "set",
+            "side",
+            "median us/puzzle",
+            "ratio",
+            "paired ratio",
+            "range us/puzzle",
+            "nodes",
+        ]
         if args.each:
             headers += ["median ms", "p90 ms", "p99 ms", "max ms"]
         print()

@@ -39,14 +39,19 @@ from boardsweep.solvers.slant.format import game_id  # noqa: E402
 from boardsweep.solvers.slant.levels import GRADES, grade_batch  # noqa: E402
 
 # his solver's words -> our grade names
-THEIRS = {"Easy": "easy", "Hard": "hard", "harder than Hard, or ambiguous": "harder",
-          "impossible (no solution exists)": "impossible"}
+THEIRS = {
+    "Easy": "easy",
+    "Hard": "hard",
+    "harder than Hard, or ambiguous": "harder",
+    "impossible (no solution exists)": "impossible",
+}
 
 
 def tatham_grade(solver: str, gid: str) -> str:
     """His grade of one game ID: easy, hard, harder or impossible (or what he printed)."""
-    out = subprocess.run([solver, "-g", gid], capture_output=True, text=True, check=True,
-                         timeout=600).stdout.strip()
+    out = subprocess.run(
+        [solver, "-g", gid], capture_output=True, text=True, check=True, timeout=600
+    ).stdout.strip()
     said = out.split("Difficulty rating:", 1)[-1].strip()
     return THEIRS.get(said, said)
 
@@ -58,7 +63,7 @@ def grade_set(solver: str, n: int, count: int, seed: int, level: str | None) -> 
     theirs = []
     P = (n + 1) ** 2
     for j in range(count):
-        clues = "".join("." if v < 0 else str(v) for v in batch["clues"][j * P:(j + 1) * P])
+        clues = "".join("." if v < 0 else str(v) for v in batch["clues"][j * P : (j + 1) * P])
         theirs.append(tatham_grade(solver, game_id(n, n, clues)))
     counts = Counter(theirs)
     others = {k: v for k, v in sorted(counts.items()) if k not in ("easy", "hard")}
@@ -66,28 +71,54 @@ def grade_set(solver: str, n: int, count: int, seed: int, level: str | None) -> 
     if others:
         other += " (" + ", ".join(f"{k} {v}" for k, v in others.items()) + ")"
     agree = sum(a == b for a, b in zip(ours, theirs, strict=True))
-    return [f"{n}x{n}", level or "(minimal)", count, counts["easy"], counts["hard"], other,
-            f"{100 * counts[level] / count:.1f}%" if level else "-", f"{agree}/{count}"]
+    return [
+        f"{n}x{n}",
+        level or "(minimal)",
+        count,
+        counts["easy"],
+        counts["hard"],
+        other,
+        f"{100 * counts[level] / count:.1f}%" if level else "-",
+        f"{agree}/{count}",
+    ]
 
 
 def main() -> None:
     """Parse the command line, grade each set, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("solver", help="Tatham's standalone slant solver (slant.c built with "
-                        "-DSTANDALONE_SOLVER)")
+    parser.add_argument(
+        "solver", help="Tatham's standalone slant solver (slant.c built with -DSTANDALONE_SOLVER)"
+    )
     parser.add_argument("--count", type=int, default=100, help="puzzles per size and level")
     parser.add_argument("--sizes", type=int, nargs="+", default=[5, 8, 12])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--minimal", action="store_true",
-                        help="also grade puzzles generated without a level")
+    parser.add_argument(
+        "--minimal", action="store_true", help="also grade puzzles generated without a level"
+    )
     args = parser.parse_args()
     if not Path(args.solver).is_file():
         sys.exit(f"no solver at {args.solver}: build Tatham's slant.c with -DSTANDALONE_SOLVER")
     levels = ["easy", "hard"] + ([None] if args.minimal else [])
-    rows = [grade_set(args.solver, n, args.count, args.seed, level)
-            for n in args.sizes for level in levels]
-    print(markdown(["size", "our level", "puzzles", "Tatham: easy", "Tatham: hard",
-                    "Tatham: other", "agreement", "our grader = his"], rows))
+    rows = [
+        grade_set(args.solver, n, args.count, args.seed, level)
+        for n in args.sizes
+        for level in levels
+    ]
+    print(
+        markdown(
+            [
+                "size",
+                "our level",
+                "puzzles",
+                "Tatham: easy",
+                "Tatham: hard",
+                "Tatham: other",
+                "agreement",
+                "our grader = his",
+            ],
+            rows,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -157,7 +157,7 @@ def write_set(path: Path, n: int, clues: np.ndarray) -> None:
     chars = np.array(list(".01234"))
     lines = [str(count)]
     for j in range(count):
-        grid = clues[j * P:(j + 1) * P].reshape(n + 1, n + 1).astype(np.int64) + 1
+        grid = clues[j * P : (j + 1) * P].reshape(n + 1, n + 1).astype(np.int64) + 1
         lines.append(str(n))
         lines.extend("".join(row) for row in chars[grid])
     path.write_text("\n".join(lines) + "\n")
@@ -211,7 +211,11 @@ def _median_ms(values: list[float]) -> str:
 
 
 def bench_size(
-    n: int, batch: dict[str, np.ndarray], gen: list[float], repeat: int, budget: int,
+    n: int,
+    batch: dict[str, np.ndarray],
+    gen: list[float],
+    repeat: int,
+    budget: int,
     dfs_max: int,
 ) -> dict[str, str]:
     """Time our solver and the bare DFS on the n x n puzzles of ``batch``."""
@@ -222,13 +226,14 @@ def bench_size(
     first = np.full(n * n, -1, dtype=np.int64)  # no preferred values, as solve_batch
     ours, nodes, dfs, ours_where_dfs = [], [], [], []
     for j in range(count):
-        clues = batch["clues"][j * P:(j + 1) * P]
+        clues = batch["clues"][j * P : (j + 1) * P]
         best = np.inf
         for _ in range(repeat):
             t = time.process_time()
             reset(ws, st, n, n, clues)
-            found, nn = search(ws, st, n, n, np.int64(2), sol, first, True, CHECK, 0,
-                               np.int64(LEARN_CELLS))
+            found, nn = search(
+                ws, st, n, n, np.int64(2), sol, first, True, CHECK, 0, np.int64(LEARN_CELLS)
+            )
             best = min(best, time.process_time() - t)
         ours.append(best)
         nodes.append(nn)
@@ -267,8 +272,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="solves per puzzle (fastest kept)")
     parser.add_argument("--budget", type=int, default=2_000_000, help="DFS nodes per puzzle")
     parser.add_argument("--dfs-max", type=int, default=20, help="largest n given to the DFS")
-    parser.add_argument("--regenerate", action="store_true",
-                        help="generate the sets of --sizes again and store them")
+    parser.add_argument(
+        "--regenerate",
+        action="store_true",
+        help="generate the sets of --sizes again and store them",
+    )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of --regenerate")
     args = parser.parse_args()
     if args.regenerate:
@@ -289,7 +297,7 @@ def main() -> None:
         if count < stored:
             P = (n + 1) * (n + 1)
             batch = slant.pack(
-                [batch["clues"][j * P:(j + 1) * P].reshape(n + 1, n + 1) for j in range(count)]
+                [batch["clues"][j * P : (j + 1) * P].reshape(n + 1, n + 1) for j in range(count)]
             )
         gen = manifest["sizes"].get(str(n), {}).get("generate_seconds", [])[:count]
         rows.append(bench_size(n, batch, gen, args.repeat, args.budget, args.dfs_max))

@@ -73,8 +73,18 @@ def build_harness(source: Path, work: Path) -> Path:
         sys.exit(f"{source} lacks {', '.join(missing)}: give his puzzles' source folder")
     out = work / "slant_tatham_harness"
     cc = os.environ.get("CC", "cc")
-    cmd = [cc, "-O3", "-march=native", "-DSTANDALONE_SOLVER", f"-I{source}", "-o", str(out),
-           str(HARNESS_C), *(str(source / f) for f in HIS_FILES), "-lm"]
+    cmd = [
+        cc,
+        "-O3",
+        "-march=native",
+        "-DSTANDALONE_SOLVER",
+        f"-I{source}",
+        "-o",
+        str(out),
+        str(HARNESS_C),
+        *(str(source / f) for f in HIS_FILES),
+        "-lm",
+    ]
     subprocess.run(cmd, check=True, capture_output=True, text=True)
     return out
 
@@ -84,13 +94,20 @@ def tatham_ids(harness: Path, work: Path, n: int, level: str, count: int, seed: 
     path = work / f"ids_{n}_{level}_{count}_{seed}.txt"
     if not path.exists():
         start = time.perf_counter()
-        text = subprocess.run([str(harness), "gen", str(n), str(n), LEVELS[level], str(count),
-                               seed], check=True, capture_output=True, text=True).stdout
+        text = subprocess.run(
+            [str(harness), "gen", str(n), str(n), LEVELS[level], str(count), seed],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
         tmp = path.with_suffix(".tmp")
         tmp.write_text(text)
         tmp.replace(path)
-        print(f"generated {count} {n}x{n} {level} puzzles with his generator in "
-              f"{time.perf_counter() - start:.1f} s", flush=True)
+        print(
+            f"generated {count} {n}x{n} {level} puzzles with his generator in "
+            f"{time.perf_counter() - start:.1f} s",
+            flush=True,
+        )
     return path
 
 
@@ -109,8 +126,9 @@ def tatham_round(harness: Path, ids: Path) -> tuple[float, float, list[str]]:
     """His CPU seconds per puzzle (batch pass, per call) and his solution per puzzle
     (``None`` where his solver does not find it)."""
     with ids.open() as f:
-        out = subprocess.run([str(harness), "time", "1"], stdin=f, check=True,
-                             capture_output=True, text=True).stdout.split("\n")
+        out = subprocess.run(
+            [str(harness), "time", "1"], stdin=f, check=True, capture_output=True, text=True
+        ).stdout.split("\n")
     lines = [line.split() for line in out if line and not line.startswith("batch")]
     batch = float(next(line for line in out if line.startswith("batch")).split()[1])
     each = sum(float(line[0]) for line in lines) / len(lines)
@@ -176,10 +194,19 @@ def compare(harness: Path, ids: Path, rounds: int) -> tuple[list[str], bool]:
     ratios = [o / t for o, t in zip(ours_b, his_b, strict=True)]
     n = int(batch["rows"][0])
     level = ids.name.split("_")[2]
-    row = [f"{n}x{n} {level}", k, us(median(his_b)), us(median(ours_b)),
-           f"{median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})", us(median(ours_t)),
-           f"{median(ours_t) / median(his_b):.2f}", us(median(his_e)),
-           us(median(ours_e)), f"{median(ours_e) / median(his_e):.2f}", f"{same}/{solved}"]
+    row = [
+        f"{n}x{n} {level}",
+        k,
+        us(median(his_b)),
+        us(median(ours_b)),
+        f"{median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})",
+        us(median(ours_t)),
+        f"{median(ours_t) / median(his_b):.2f}",
+        us(median(his_e)),
+        us(median(ours_e)),
+        f"{median(ours_e) / median(his_e):.2f}",
+        f"{same}/{solved}",
+    ]
     return row, same == solved
 
 
@@ -204,16 +231,28 @@ def p99_table(harness: Path, work: Path, count: int, seed: str) -> str:
     rows = []
     sets = []
     if count:
-        sets.append(("100x100 his easy",
-                     to_batch(tatham_ids(harness, work, 100, "easy", count, seed))))
+        sets.append(
+            ("100x100 his easy", to_batch(tatham_ids(harness, work, 100, "easy", count, seed)))
+        )
     stored = HERE / "data" / "slant_100.txt"
     if stored.exists():
-        sets.append(("100x100 stored minimal", slant.table_to_batch(
-            slant.PROBLEM.read_text(stored.read_text()))))
+        sets.append(
+            (
+                "100x100 stored minimal",
+                slant.table_to_batch(slant.PROBLEM.read_text(stored.read_text())),
+            )
+        )
     for name, batch in sets:
         ms = per_puzzle_ms(batch)
-        rows.append([name, len(ms), f"{np.median(ms):.2f}", f"{np.percentile(ms, 99):.2f}",
-                     f"{ms.max():.2f}"])
+        rows.append(
+            [
+                name,
+                len(ms),
+                f"{np.median(ms):.2f}",
+                f"{np.percentile(ms, 99):.2f}",
+                f"{ms.max():.2f}",
+            ]
+        )
     return markdown(["puzzles", "count", "median ms", "p99 ms", "max ms"], rows)
 
 
@@ -223,24 +262,36 @@ def main() -> None:
     given = parser.add_mutually_exclusive_group()
     given.add_argument("--tatham-source", type=Path, help="his puzzles' source folder")
     given.add_argument("--tatham-harness", type=Path, help="a harness built before")
-    parser.add_argument("--work", type=Path, default=None,
-                        help="scratch folder for the build and his puzzles (default: a new "
-                             "temporary one, removed at the end)")
+    parser.add_argument(
+        "--work",
+        type=Path,
+        default=None,
+        help="scratch folder for the build and his puzzles (default: a new "
+        "temporary one, removed at the end)",
+    )
     parser.add_argument("--sizes", type=int, nargs="+", default=list(DEFAULT_SIZES))
     parser.add_argument("--levels", nargs="+", default=list(LEVELS), choices=list(LEVELS))
-    parser.add_argument("--batch", type=int, default=10_000,
-                        help=f"puzzles per row at sizes {SMALL}")
-    parser.add_argument("--count", type=int, default=None,
-                        help="puzzles per row at larger sizes (default 20, 10 at 50x50)")
+    parser.add_argument(
+        "--batch", type=int, default=10_000, help=f"puzzles per row at sizes {SMALL}"
+    )
+    parser.add_argument(
+        "--count",
+        type=int,
+        default=None,
+        help="puzzles per row at larger sizes (default 20, 10 at 50x50)",
+    )
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (>= 3)")
-    parser.add_argument("--p99-count", type=int, default=0,
-                        help="his 100x100 Easy puzzles for the p99 table (minutes each)")
+    parser.add_argument(
+        "--p99-count",
+        type=int,
+        default=0,
+        help="his 100x100 Easy puzzles for the p99 table (minutes each)",
+    )
     parser.add_argument("--no-p99", action="store_true", help="no 100x100 table")
     parser.add_argument("--seed", default="boardsweep", help="his generator's seed")
     args = parser.parse_args()
     if args.tatham_source is None and args.tatham_harness is None:
-        print("slant_tatham: skipped (no Tatham build given: --tatham-source or "
-              "--tatham-harness)")
+        print("slant_tatham: skipped (no Tatham build given: --tatham-source or --tatham-harness)")
         return
     work = args.work or Path(tempfile.mkdtemp(prefix="slant_tatham_"))
     work.mkdir(parents=True, exist_ok=True)
@@ -258,9 +309,24 @@ def main() -> None:
                 rows.append(row)
                 right &= ok
         print()
-        print(markdown(["puzzles", "count", "Tatham batch us", "ours batch us",
-                        "ratio (min-max)", "ours timed us", "ratio", "Tatham per call us",
-                        "ours per call us", "ratio", "agree"], rows))
+        print(
+            markdown(
+                [
+                    "puzzles",
+                    "count",
+                    "Tatham batch us",
+                    "ours batch us",
+                    "ratio (min-max)",
+                    "ours timed us",
+                    "ratio",
+                    "Tatham per call us",
+                    "ours per call us",
+                    "ratio",
+                    "agree",
+                ],
+                rows,
+            )
+        )
         if not args.no_p99:
             print()
             print(p99_table(harness, work, args.p99_count, args.seed))

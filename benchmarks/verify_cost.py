@@ -26,8 +26,11 @@ from common import ROOT, conditions, markdown, median, rotated
 SHARES = (0.0, 0.05, 0.2)
 WORKLOADS = {
     "Q(17)": {"name": "q", "problem": "nqueens", "n": 17},
-    "10^6 walled boards 6x6": {"name": "w", "problem": "max_rooks", "boards": {
-        "generate": {"n": 6, "density": 0.3, "count": 1_000_000, "seed": 1}}},
+    "10^6 walled boards 6x6": {
+        "name": "w",
+        "problem": "max_rooks",
+        "boards": {"generate": {"n": 6, "density": 0.3, "count": 1_000_000, "seed": 1}},
+    },
 }
 
 
@@ -69,8 +72,15 @@ def main() -> None:
     scratch = Path(tempfile.mkdtemp(prefix="verify-cost-"))
     measured: dict[tuple[str, float], list[tuple[float, float]]] = {}
     try:
-        with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                          dashboard_address="127.0.0.1:0") as cluster, Client(cluster) as client:
+        with (
+            LocalCluster(
+                n_workers=args.workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address="127.0.0.1:0",
+            ) as cluster,
+            Client(cluster) as client,
+        ):
             for job in WORKLOADS.values():  # a first run compiles: not measured
                 _run(client, job, 0.0, scratch / "warm")
             for r in range(args.repeats):
@@ -78,10 +88,10 @@ def main() -> None:
                     for share in rotated(SHARES, r):
                         folder = scratch / f"{job['name']}-{share}-{r}"
                         measured.setdefault((label, share), []).append(
-                            _run(client, job, share, folder))
+                            _run(client, job, share, folder)
+                        )
                         shutil.rmtree(folder, ignore_errors=True)
-                        print(f"{label} verify {share}: {measured[(label, share)][-1]}",
-                              flush=True)
+                        print(f"{label} verify {share}: {measured[(label, share)][-1]}", flush=True)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     rows = []
@@ -90,13 +100,25 @@ def main() -> None:
         for share in SHARES:
             cpu = median([c for c, _ in measured[(label, share)]])
             wall = median([w for _, w in measured[(label, share)]])
-            rows.append([label, f"{share:g}", f"{cpu:.1f}", f"{wall:.1f}", f"{cpu / base:.3f}",
-                         f"{(cpu - base) / base:+.1%}"])
-    table = markdown(["workload", "verify", "CPU-s (median)", "wall s (median)",
-                      "CPU vs verify 0", "overhead"], rows)
-    text = (f"```\n{header}\n```\n\nCPU of the workers and the driver, median of "
-            f"{args.repeats} interleaved runs each (`python benchmarks/verify_cost.py`).\n\n"
-            f"{table}\n")
+            rows.append(
+                [
+                    label,
+                    f"{share:g}",
+                    f"{cpu:.1f}",
+                    f"{wall:.1f}",
+                    f"{cpu / base:.3f}",
+                    f"{(cpu - base) / base:+.1%}",
+                ]
+            )
+    table = markdown(
+        ["workload", "verify", "CPU-s (median)", "wall s (median)", "CPU vs verify 0", "overhead"],
+        rows,
+    )
+    text = (
+        f"```\n{header}\n```\n\nCPU of the workers and the driver, median of "
+        f"{args.repeats} interleaved runs each (`python benchmarks/verify_cost.py`).\n\n"
+        f"{table}\n"
+    )
     print(table)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text)

@@ -40,8 +40,14 @@ def _tables(pieces: Iterator[pa.Table], schema: pa.Schema) -> pa.Table:
     return pa.concat_tables(parts) if parts else schema.empty_table()
 
 
-def count(problem: str, *, workers: int | None = None, scheduler: str | None = None,
-          client: Any = None, **params: Any) -> int:
+def count(
+    problem: str,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    client: Any = None,
+    **params: Any,
+) -> int:
     """The count a count problem's ``boardsweep solve`` prints, as an exact ``int``
     (README's "From Python" has examples).
 
@@ -52,11 +58,14 @@ def count(problem: str, *, workers: int | None = None, scheduler: str | None = N
     command = found.solve
     names = [name for name, _, _ in command.arguments]
     if set(params) != set(names):
-        raise InputError(f"count {problem}: expected the arguments {', '.join(names)}, got "
-                         f"{', '.join(sorted(params)) or 'none'}")
+        raise InputError(
+            f"count {problem}: expected the arguments {', '.join(names)}, got "
+            f"{', '.join(sorted(params)) or 'none'}"
+        )
     try:
-        args = {name: validator.check(params[name], (name,))
-                for name, validator, _ in command.arguments}
+        args = {
+            name: validator.check(params[name], (name,)) for name, validator, _ in command.arguments
+        }
         raw = dict(command.job(args))
         job = make_job(found, "count", raw, Context(str(Path.cwd())))
     except ParamError as exc:
@@ -67,9 +76,15 @@ def count(problem: str, *, workers: int | None = None, scheduler: str | None = N
     return int(command.answer(table, args))
 
 
-def solve(problem: str, instances: pd.DataFrame | pa.Table | str | Path, *,
-          workers: int | None = None, scheduler: str | None = None, client: Any = None,
-          **options: Any) -> pd.DataFrame:
+def solve(
+    problem: str,
+    instances: pd.DataFrame | pa.Table | str | Path,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    client: Any = None,
+    **options: Any,
+) -> pd.DataFrame:
     """Solve every instance of an instance problem; its result table as a DataFrame.
 
     ``instances``: a DataFrame or pyarrow Table with the columns of the problem's set table,
@@ -80,15 +95,18 @@ def solve(problem: str, instances: pd.DataFrame | pa.Table | str | Path, *,
     try:
         if isinstance(instances, str | Path):
             source = app.set_source(Path(instances).expanduser())
-            job = make_job(found, "solve", {**options, found.set_key: source},
-                           Context(str(Path.cwd())))
+            job = make_job(
+                found, "solve", {**options, found.set_key: source}, Context(str(Path.cwd()))
+            )
         else:
             checked = found.options.check(options, ()) if options else {}
-            table = (pa.Table.from_pandas(instances, preserve_index=False)
-                     if isinstance(instances, pd.DataFrame) else instances)
+            table = (
+                pa.Table.from_pandas(instances, preserve_index=False)
+                if isinstance(instances, pd.DataFrame)
+                else instances
+            )
             source = set_from_table(found, table, "<instances>", rows_digest(table), checked)
-            job = Job("solve", found, {**checked, found.set_key: ("judge", None)},
-                      source=source)
+            job = Job("solve", found, {**checked, found.set_key: ("judge", None)}, source=source)
     except ParamError as exc:
         raise InputError(f"solve {problem}: {exc}") from None
     main = found.table(job.outputs()[0])
@@ -134,8 +152,9 @@ class _Job(Mapping):
             info = self.tables[table]
             path = self.folder / f"{table}.parquet"
             if info.get("sha256") and file_digest(path) != info["sha256"]:
-                raise InputError("does not match its manifest (sha256 differs: edited or "
-                                 "damaged)", str(path))
+                raise InputError(
+                    "does not match its manifest (sha256 differs: edited or damaged)", str(path)
+                )
             self._read[table] = read_parquet(path).to_pandas()
         return self._read[table]
 
@@ -153,10 +172,18 @@ def load(folder: str | Path) -> Results:
     return Results(folder)
 
 
-def run(config: str | Path | Mapping = "config.yaml", *, jobs: tuple[str, ...] = (),
-        output: str | Path | None = None, workers: int | None = None,
-        scheduler: str | None = None, client: Any = None, fresh: bool = False,
-        task_seconds: float | None = None, verify: float | None = None) -> Results:
+def run(
+    config: str | Path | Mapping = "config.yaml",
+    *,
+    jobs: tuple[str, ...] = (),
+    output: str | Path | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    client: Any = None,
+    fresh: bool = False,
+    task_seconds: float | None = None,
+    verify: float | None = None,
+) -> Results:
     """Run a config's jobs as ``boardsweep run`` does and return its results folder.
 
     ``config``: a file, or a mapping of the YAML's shape (relative paths are relative to the
@@ -164,18 +191,31 @@ def run(config: str | Path | Mapping = "config.yaml", *, jobs: tuple[str, ...] =
     ``distributed.Client`` to run on (it stays open); ``verify``: as ``run --verify``.
     """
     session = app.open_session(config, tuple(jobs), output)
-    app.run_session(session, _where(workers, scheduler, client), fresh=fresh,
-                    task_seconds=task_seconds, command="boardsweep.run()", verify=verify)
+    app.run_session(
+        session,
+        _where(workers, scheduler, client),
+        fresh=fresh,
+        task_seconds=task_seconds,
+        command="boardsweep.run()",
+        verify=verify,
+    )
     return Results(session.output)
 
 
-def plan(config: str | Path | Mapping = "config.yaml", *, jobs: tuple[str, ...] = (),
-         output: str | Path | None = None, workers: int | None = None,
-         task_seconds: float | None = None, verify: float | None = None) -> pd.DataFrame:
+def plan(
+    config: str | Path | Mapping = "config.yaml",
+    *,
+    jobs: tuple[str, ...] = (),
+    output: str | Path | None = None,
+    workers: int | None = None,
+    task_seconds: float | None = None,
+    verify: float | None = None,
+) -> pd.DataFrame:
     """What ``boardsweep plan`` prints, one row per job and table: points, units, units done,
     tasks, mean task seconds, CPU hours and wall hours on ``workers``, and the share verified
     on a second worker with the CPU hours that adds (``verify``: as ``plan --verify``)."""
     session = app.open_session(config, tuple(jobs), output)
     _, _, rows = app.plan_session(session, workers, task_seconds, verify)
-    return pd.DataFrame([vars(r) for r in rows],
-                        columns=[f for f in app.PlanRow.__dataclass_fields__])
+    return pd.DataFrame(
+        [vars(r) for r in rows], columns=[f for f in app.PlanRow.__dataclass_fields__]
+    )

@@ -45,8 +45,19 @@ from .spec import task_seconds as default_task_seconds
 from .store import Store, StoreDamaged, read_only
 from .tables import regular_file, writable_folder
 
-__all__ = ["Where", "Session", "open_session", "run_session", "plan_session", "PlanRow",
-           "one_shot", "dask_report", "problem", "set_source", "verify_results"]
+__all__ = [
+    "Where",
+    "Session",
+    "open_session",
+    "run_session",
+    "plan_session",
+    "PlanRow",
+    "one_shot",
+    "dask_report",
+    "problem",
+    "set_source",
+    "verify_results",
+]
 
 
 def problem(name: str, kind: str | None = None) -> Problem:
@@ -57,8 +68,9 @@ def problem(name: str, kind: str | None = None) -> Problem:
     except ParamError as exc:
         raise InputError(exc.message) from None
     if kind is not None and found.kind != kind:
-        raise InputError(f"{name} is a {found.kind} problem: expected one of "
-                         f"{', '.join(solvers.names(kind))}")
+        raise InputError(
+            f"{name} is a {found.kind} problem: expected one of {', '.join(solvers.names(kind))}"
+        )
     return found
 
 
@@ -99,8 +111,9 @@ class Session:
     state: Path
 
 
-def open_session(config: str | Path | Mapping, job_names: tuple[str, ...] = (),
-                 output: str | Path | None = None) -> Session:
+def open_session(
+    config: str | Path | Mapping, job_names: tuple[str, ...] = (), output: str | Path | None = None
+) -> Session:
     """Read ``config`` (a file, or a mapping of the YAML's shape, whose relative paths are
     relative to the working folder) and choose its jobs; :class:`InputError` if bad."""
     job_names = tuple(job_names)
@@ -133,10 +146,16 @@ def dask_report(output: Path) -> Iterator[Path]:
         yield path
 
 
-def run_session(session: Session, where: Where = Where(), *, fresh: bool = False,
-                task_seconds: float | None = None, command: str | None = None,
-                on_failure: Callable[[JobError], None] | None = None,
-                verify: float | None = None) -> dict[str, dict]:
+def run_session(
+    session: Session,
+    where: Where = Where(),
+    *,
+    fresh: bool = False,
+    task_seconds: float | None = None,
+    command: str | None = None,
+    on_failure: Callable[[JobError], None] | None = None,
+    verify: float | None = None,
+) -> dict[str, dict]:
     """Run every job of ``session`` into its output; return each published job's manifest.
 
     ``verify``: the share of records verified on a second worker, for every job (else each
@@ -168,19 +187,28 @@ def run_session(session: Session, where: Where = Where(), *, fresh: bool = False
 
             @contextmanager
             def cluster():
-                with open_runner(where.spec or session.config.cluster, problems,
-                                 workers=where.workers, keys=state / "keys",
-                                 client=where.client) as pair, \
-                        dask_report(out) as report_path:
+                with (
+                    open_runner(
+                        where.spec or session.config.cluster,
+                        problems,
+                        workers=where.workers,
+                        keys=state / "keys",
+                        client=where.client,
+                    ) as pair,
+                    dask_report(out) as report_path,
+                ):
                     reports.append(report_path)
                     yield pair
 
-            shares = {job.name: verify_share(job, _cluster_of(session, where), verify)
-                      for job in jobs}
+            shares = {
+                job.name: verify_share(job, _cluster_of(session, where), verify) for job in jobs
+            }
             small = None if any(shares.values()) else _small_work(session, where, store)
             if small is not None:
-                log(f"small work (about {small:.2g} CPU-s estimated): computed in this "
-                    "process, no cluster started (ask for one with --workers)")
+                log(
+                    f"small work (about {small:.2g} CPU-s estimated): computed in this "
+                    "process, no cluster started (ask for one with --workers)"
+                )
 
                 @contextmanager
                 def cluster():
@@ -191,8 +219,9 @@ def run_session(session: Session, where: Where = Where(), *, fresh: bool = False
                 for job in jobs:
                     stopping.check()  # a signal swallowed in a library callback stops here
                     try:
-                        manifests[job.name] = run_job(job, out, state, store, runners, 0,
-                                                      target, command, shares[job.name])
+                        manifests[job.name] = run_job(
+                            job, out, state, store, runners, 0, target, command, shares[job.name]
+                        )
                     except JobError as exc:
                         (on_failure or (lambda e: warn(str(e))))(exc)
                         failures.append(exc)
@@ -254,9 +283,12 @@ class PlanRow:
     verify_cpu_hours: float = 0.0  # what that adds, estimated
 
 
-def plan_session(session: Session, workers: int | None = None,
-                 task_seconds: float | None = None, verify: float | None = None
-                 ) -> tuple[int, float, list[PlanRow]]:
+def plan_session(
+    session: Session,
+    workers: int | None = None,
+    task_seconds: float | None = None,
+    verify: float | None = None,
+) -> tuple[int, float, list[PlanRow]]:
     """``(workers, target task seconds, rows)``: what a run would compute, from the store
     opened read-only (a plan changes nothing); with the CPU that verifying a share of it on
     a second worker adds (``verify``, else each job's, else the cluster's default)."""
@@ -274,8 +306,10 @@ def plan_session(session: Session, workers: int | None = None,
             try:
                 plan = plan_job(job, store)
             except StoreDamaged as exc:  # a run would move it aside and compute everything
-                warn(f"{state / 'store.sqlite'}: the result store cannot be read ({exc}); "
-                     "planned as if nothing were done")
+                warn(
+                    f"{state / 'store.sqlite'}: the result store cannot be read ({exc}); "
+                    "planned as if nothing were done"
+                )
                 store.db.close()
                 store = None
                 plan = plan_job(job, store)
@@ -286,10 +320,21 @@ def plan_session(session: Session, workers: int | None = None,
                 seconds = part.todo_seconds()
                 tasks = part.count_tasks(length)
                 share = verify_share(job, cluster, verify)
-                rows.append(PlanRow(job.name, table, len(points), part.units, part.units_done,
-                                    tasks, seconds / tasks if tasks else 0.0, seconds / 3600,
-                                    seconds / 3600 / threads, share,
-                                    share * seconds / 3600))
+                rows.append(
+                    PlanRow(
+                        job.name,
+                        table,
+                        len(points),
+                        part.units,
+                        part.units_done,
+                        tasks,
+                        seconds / tasks if tasks else 0.0,
+                        seconds / 3600,
+                        seconds / 3600 / threads,
+                        share,
+                        share * seconds / 3600,
+                    )
+                )
             log(f"{job.name}: planned in {time.perf_counter() - started:.2f} s")
     finally:
         if store is not None:
@@ -298,8 +343,9 @@ def plan_session(session: Session, workers: int | None = None,
 
 
 @contextmanager
-def one_shot(job: Job, where: Where = Where(), task_seconds: float = 60.0
-             ) -> Iterator[dict[str, Iterator[pa.Table]]]:
+def one_shot(
+    job: Job, where: Where = Where(), task_seconds: float = 60.0
+) -> Iterator[dict[str, Iterator[pa.Table]]]:
     """Compute ``job`` apart from any output folder (``solve``, ``generate``, the API's
     ``count`` and ``solve``): in this process when it is small and no cluster was asked for,
     else on a cluster; yield ``{table: pieces}`` streaming its verified merge."""
@@ -307,16 +353,22 @@ def one_shot(job: Job, where: Where = Where(), task_seconds: float = 60.0
     @contextmanager
     def choose(seconds: float):
         local = where.here or (seconds < LOCAL_SECONDS and not where.chosen)
-        with open_runner(where.spec, [job.problem.name], local=local, workers=where.workers,
-                         client=where.client) as pair:
+        with open_runner(
+            where.spec, [job.problem.name], local=local, workers=where.workers, client=where.client
+        ) as pair:
             yield pair
 
     with run_once(job, choose, task_seconds) as tables:
         yield tables
 
 
-def verify_results(results: str | Path, out: Any, sample: float | None = None,
-                   jobs: tuple[str, ...] = (), seed: int | None = None) -> Any:
+def verify_results(
+    results: str | Path,
+    out: Any,
+    sample: float | None = None,
+    jobs: tuple[str, ...] = (),
+    seed: int | None = None,
+) -> Any:
     """Re-check a published results folder from its files alone (:mod:`.audit`): sha256s
     against manifests and a recomputed sample; lines to ``out``; returns the
     :class:`~boardsweep.pipeline.audit.Outcome` (:class:`InputError` for bad input)."""

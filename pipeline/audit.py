@@ -84,10 +84,15 @@ def manifest_points(plan: JobPlan, store: Store) -> dict[str, list[dict]]:
     out: dict[str, list[dict]] = {}
     for point in plan.points:
         records, _ = chain(store, plan.job.name, point.table, point)
-        out.setdefault(point.table, []).append({
-            "label": point.point.label, "params": json.loads(canonical(point.point.params)),
-            "units": point.point.units, "seconds": point.point.seconds,
-            "records": [[r.lo, r.hi, r.rows, r.content] for r in records]})
+        out.setdefault(point.table, []).append(
+            {
+                "label": point.point.label,
+                "params": json.loads(canonical(point.point.params)),
+                "units": point.point.units,
+                "seconds": point.point.seconds,
+                "records": [[r.lo, r.hi, r.rows, r.content] for r in records],
+            }
+        )
     return out
 
 
@@ -117,20 +122,23 @@ def _jobs(results: Path, names: Sequence[str]) -> list[Path]:
     else:
         found = sorted(m.parent.parent for m in results.glob(f"*/{MANIFEST}"))
     if not found:
-        raise InputError("not a results folder: no <job>/_boardsweep/manifest.json in it",
-                         str(results))
+        raise InputError(
+            "not a results folder: no <job>/_boardsweep/manifest.json in it", str(results)
+        )
     if names:
         have = {f.name: f for f in found}
         unknown = [n for n in names if n not in have]
         if unknown:
-            raise InputError(f"no job {unknown[0]!r} in it (jobs: {', '.join(sorted(have))})",
-                             str(results))
+            raise InputError(
+                f"no job {unknown[0]!r} in it (jobs: {', '.join(sorted(have))})", str(results)
+            )
         found = [have[n] for n in dict.fromkeys(names)]
     return found
 
 
-def _differences(published: pa.Table, recomputed: pa.Table, columns: Sequence[str]
-                 ) -> list[tuple[int, str, Any, Any]]:
+def _differences(
+    published: pa.Table, recomputed: pa.Table, columns: Sequence[str]
+) -> list[tuple[int, str, Any, Any]]:
     """``(row, column, published, recomputed)`` where the two tables differ in ``columns``
     (row by row; a row count that differs is one difference, column ``rows``)."""
     out = []
@@ -152,8 +160,16 @@ def _decided(spec: Table) -> list[str]:
 class _Job:
     """The verification of one published job (its folder and manifest)."""
 
-    def __init__(self, folder: Path, problem: Problem, manifest: dict, sample: float,
-                 rng: random.Random, outcome: Outcome, say: Callable[[str], None]):
+    def __init__(
+        self,
+        folder: Path,
+        problem: Problem,
+        manifest: dict,
+        sample: float,
+        rng: random.Random,
+        outcome: Outcome,
+        say: Callable[[str], None],
+    ):
         self.folder, self.problem, self.manifest = folder, problem, manifest
         self.sample, self.rng, self.outcome, self.say = sample, rng, outcome, say
 
@@ -163,16 +179,23 @@ class _Job:
         self.outcome.disagreements.append(line)
         self.say(f"  {label}: DISAGREES ({method}): {what}")
 
-    def report(self, table: str, label: str, method: str,
-               found: list[tuple[int, str, Any, Any]], where: Callable[[int], str]) -> bool:
+    def report(
+        self,
+        table: str,
+        label: str,
+        method: str,
+        found: list[tuple[int, str, Any, Any]],
+        where: Callable[[int], str],
+    ) -> bool:
         """Print the differences found (at most 5 of them per check); True if none."""
         if not found:
             self.outcome.agreed += 1
             return True
         for row, column, a, b in found[:5]:
             at = "" if row < 0 else f"{where(row)} "
-            self.disagree(table, label, method, f"{at}{column}: published {_show(a)}, "
-                          f"recomputed {_show(b)}")
+            self.disagree(
+                table, label, method, f"{at}{column}: published {_show(a)}, recomputed {_show(b)}"
+            )
         if len(found) > 5:
             self.say(f"  {label}: ... {len(found) - 5} more differences")
         return False
@@ -183,8 +206,10 @@ class _Job:
         here = self.problem.version
         self.say(f"== {self.folder.name} ({self.problem.name}, generation {m.get('generation')})")
         if m.get("problem_version") not in (None, here):
-            self.say(f"  note: published by {self.problem.name} version "
-                     f"{m.get('problem_version')}, recomputed by version {here}")
+            self.say(
+                f"  note: published by {self.problem.name} version "
+                f"{m.get('problem_version')}, recomputed by version {here}"
+            )
         points = m.get("points")
         for name, entry in sorted(m.get("tables", {}).items()):
             self.outcome.tables += 1
@@ -199,8 +224,10 @@ class _Job:
             self.say(f"  {name}.parquet: sha256 ok ({entry.get('rows')} rows)")
             if not isinstance(points, dict) or name not in points:
                 self.outcome.unchecked += 1
-                self.say(f"  {name}: not recomputed: the manifest lists no points (published "
-                         "by a boardsweep before verify); sha256 only")
+                self.say(
+                    f"  {name}: not recomputed: the manifest lists no points (published "
+                    "by a boardsweep before verify); sha256 only"
+                )
                 continue
             try:
                 spec = self.problem.table(name)
@@ -215,15 +242,24 @@ class _Job:
                     self.rows_table(spec, published, points[name])
             except (KeyError, IndexError, TypeError, ValueError) as exc:  # a manifest edited
                 # by hand, or params the code here refuses: nothing more of the table is known
-                self.disagree(name, "(table)", "reading the manifest's points",
-                              f"cannot be checked: {type(exc).__name__}: {exc}")
+                self.disagree(
+                    name,
+                    "(table)",
+                    "reading the manifest's points",
+                    f"cannot be checked: {type(exc).__name__}: {exc}",
+                )
 
     # ------------------------------------------------------------------------- helpers
 
     def point(self, spec: Table, entry: dict) -> Point:
         """The manifest's point as the problem's :class:`Point`."""
-        return Point(spec.name, entry["params"], int(entry["units"]),
-                     float(entry.get("seconds", 0.0)), str(entry["label"]))
+        return Point(
+            spec.name,
+            entry["params"],
+            int(entry["units"]),
+            float(entry.get("seconds", 0.0)),
+            str(entry["label"]),
+        )
 
     def from_file(self, point: Point) -> bool:
         """Whether the point's instances come from a set file (not in the results folder)."""
@@ -266,15 +302,21 @@ class _Job:
             starts.append(first)
             first += sum(int(r[2]) for r in entry["records"])
         if first != published.num_rows:
-            self.disagree(spec.name, "(table)", "manifest", f"rows: published "
-                          f"{published.num_rows}, the manifest's records hold {first}")
+            self.disagree(
+                spec.name,
+                "(table)",
+                "manifest",
+                f"rows: published {published.num_rows}, the manifest's records hold {first}",
+            )
             return
         for entry, start in zip(entries, starts, strict=True):
             point = self.point(spec, entry)
             if self.from_file(point):
                 self.outcome.unchecked += 1
-                self.say(f"  {point.label}: not recomputed: its instances come from a set file, "
-                         "which the results folder does not hold")
+                self.say(
+                    f"  {point.label}: not recomputed: its instances come from a set file, "
+                    "which the results folder does not hold"
+                )
                 continue
             records = entry["records"]
             at = [start]
@@ -297,10 +339,11 @@ class _Job:
                     return f"row {base + row}" + _ident(spec, rows, row)
 
                 self.outcome.units += hi - lo
-                if self.report(spec.name, label, method, _differences(rows, got, columns),
-                               where):
-                    self.say(f"  {label}: {hi - lo} units, {got.num_rows} rows recomputed by "
-                             f"{method}: agree")
+                if self.report(spec.name, label, method, _differences(rows, got, columns), where):
+                    self.say(
+                        f"  {label}: {hi - lo} units, {got.num_rows} rows recomputed by "
+                        f"{method}: agree"
+                    )
 
     # ------------------------------------------------------------------------- sum tables
 
@@ -308,8 +351,7 @@ class _Job:
         """Recompute the cheap points of a ``sum`` table whole, sample the others' records."""
         keys = list(spec.keys)
         index: dict[tuple, list[int]] = {}
-        for i, key in enumerate(zip(*(published.column(k).to_pylist() for k in keys),
-                                    strict=True)):
+        for i, key in enumerate(zip(*(published.column(k).to_pylist() for k in keys), strict=True)):
             index.setdefault(tuple(key), []).append(i)
         matched: set[int] = set()
         every = True
@@ -318,8 +360,10 @@ class _Job:
             if self.from_file(point):
                 every = False
                 self.outcome.unchecked += 1
-                self.say(f"  {point.label}: not recomputed: its instances come from a set file, "
-                         "which the results folder does not hold")
+                self.say(
+                    f"  {point.label}: not recomputed: its instances come from a set file, "
+                    "which the results folder does not hold"
+                )
                 continue
             if point.seconds <= WHOLE_SECONDS:
                 matched |= self.whole(spec, published, point, index)
@@ -330,17 +374,21 @@ class _Job:
             extra = sorted(set(range(published.num_rows)) - matched)
             for row in extra[:5]:
                 key = {k: published.column(k)[row].as_py() for k in keys}
-                self.disagree(spec.name, "(table)", OWN, f"row {row} {key}: published, but no "
-                              "point of the job computes it")
+                self.disagree(
+                    spec.name,
+                    "(table)",
+                    OWN,
+                    f"row {row} {key}: published, but no point of the job computes it",
+                )
 
-    def whole(self, spec: Table, published: pa.Table, point: Point,
-              index: dict[tuple, list[int]]) -> set[int]:
+    def whole(
+        self, spec: Table, published: pa.Table, point: Point, index: dict[tuple, list[int]]
+    ) -> set[int]:
         """Recompute a point whole by both methods; compare with its published rows (found
         by their keys); return those rows' numbers."""
         keys = list(spec.keys)
         own = self.own(spec, point, 0, point.units)
-        wanted = [tuple(k) for k in zip(*(own.column(k).to_pylist() for k in keys),
-                                        strict=True)]
+        wanted = [tuple(k) for k in zip(*(own.column(k).to_pylist() for k in keys), strict=True)]
         rows: list[int] = []
         missing = []
         for key in wanted:
@@ -352,8 +400,12 @@ class _Job:
         label = f"{point.label} (whole point, {point.units} units)"
         self.outcome.units += point.units
         for key, n in missing:
-            self.disagree(spec.name, label, OWN, f"{dict(zip(keys, key, strict=True))}: "
-                          f"{n} published rows, recomputed 1")
+            self.disagree(
+                spec.name,
+                label,
+                OWN,
+                f"{dict(zip(keys, key, strict=True))}: {n} published rows, recomputed 1",
+            )
         if missing:
             return set(rows)
         mine = published.take(pa.array(rows, pa.int64()))
@@ -372,8 +424,10 @@ class _Job:
         if check is not None:
             got = check.rows
             columns = [c for c in got.schema.names if c in decided and c not in keys]
-            have = {tuple(k): i for i, k in enumerate(zip(
-                *(got.column(k).to_pylist() for k in keys), strict=True))}
+            have = {
+                tuple(k): i
+                for i, k in enumerate(zip(*(got.column(k).to_pylist() for k in keys), strict=True))
+            }
             picked = [have.get(key) for key in wanted]
             rows_of = [i for i, j in enumerate(picked) if j is not None]
             theirs = got.take(pa.array([j for j in picked if j is not None], pa.int64()))
@@ -382,8 +436,9 @@ class _Job:
             def where2(row: int) -> str:
                 return where(rows_of[row])
 
-            if self.report(spec.name, label, check.method,
-                           _differences(part, theirs, columns), where2):
+            if self.report(
+                spec.name, label, check.method, _differences(part, theirs, columns), where2
+            ):
                 methods.append(f"{check.method} ({len(rows_of)} of {len(wanted)} rows)")
         if len(methods) == 1 + (check is not None):
             self.say(f"  {label}: recomputed by {' and by '.join(methods)}: agree")
@@ -404,12 +459,18 @@ class _Job:
             got = rows_digest(self.own(spec, point, lo, hi))
             self.outcome.units += hi - lo
             if got != digest:
-                self.disagree(spec.name, label, OWN, f"digest of the record's rows: manifest "
-                              f"{digest[:16]}, recomputed {got[:16]}")
+                self.disagree(
+                    spec.name,
+                    label,
+                    OWN,
+                    f"digest of the record's rows: manifest {digest[:16]}, recomputed {got[:16]}",
+                )
             else:
                 self.outcome.agreed += 1
-                self.say(f"  {label}: recomputed by {OWN}, digest agrees with the manifest's "
-                         "(the published sum of this large point is not recomputed)")
+                self.say(
+                    f"  {label}: recomputed by {OWN}, digest agrees with the manifest's "
+                    "(the published sum of this large point is not recomputed)"
+                )
 
 
 def _show(value: Any) -> str:
@@ -430,8 +491,13 @@ def _ident(spec: Table, rows: pa.Table, row: int) -> str:
     return ""
 
 
-def audit(results: Path, out: TextIO, sample: float = DEFAULT_SAMPLE,
-          jobs: Sequence[str] = (), seed: int | None = None) -> Outcome:
+def audit(
+    results: Path,
+    out: TextIO,
+    sample: float = DEFAULT_SAMPLE,
+    jobs: Sequence[str] = (),
+    seed: int | None = None,
+) -> Outcome:
     """Verify the published jobs under ``results`` (all, or those named in ``jobs``), printing
     what was checked and found to ``out``; :class:`InputError` if ``results`` is no results
     folder or a job is unknown.  See the module docstring."""
@@ -458,7 +524,9 @@ def audit(results: Path, out: TextIO, sample: float = DEFAULT_SAMPLE,
             continue
         _Job(folder, problem, manifest, sample, rng, outcome, say).run()
     verdict = "all agree" if outcome.ok else f"{len(outcome.disagreements)} disagreement(s)"
-    say(f"verified {len(folders)} job(s), {outcome.tables} table(s) ({outcome.damaged} "
+    say(
+        f"verified {len(folders)} job(s), {outcome.tables} table(s) ({outcome.damaged} "
         f"damaged); {outcome.units} units recomputed, {outcome.agreed} checks agree; "
-        f"{outcome.unchecked} not recomputed; {verdict} (sample {sample:g}, seed {seed})")
+        f"{outcome.unchecked} not recomputed; {verdict} (sample {sample:g}, seed {seed})"
+    )
     return outcome

@@ -31,9 +31,19 @@ from pathlib import Path
 from .errors import ClusterError, Interrupted
 from .progress import log, warn
 
-__all__ = ["BATCH", "batch_settings", "batch_cluster", "job_ids", "wait_for_batch_workers",
-           "cancel_on_signals", "squeue_states", "BATCH_TIMEOUT", "JOBQUEUE_KEYS", "OWN_KEYS",
-           "slurm_settings"]
+__all__ = [
+    "BATCH",
+    "batch_settings",
+    "batch_cluster",
+    "job_ids",
+    "wait_for_batch_workers",
+    "cancel_on_signals",
+    "squeue_states",
+    "BATCH_TIMEOUT",
+    "JOBQUEUE_KEYS",
+    "OWN_KEYS",
+    "slurm_settings",
+]
 
 BATCH_TIMEOUT = 600.0  # seconds for the first worker job to start and connect
 GATHER_SECONDS = 30.0  # then at most this long for the other worker jobs before work starts
@@ -44,38 +54,109 @@ SIGNAL_GRACE = 20.0  # seconds an interrupted run has to clean up before it just
 class Batch:
     """What differs between batch systems: dask-jobqueue's class, the commands, the keys."""
 
-    def __init__(self, kind: str, cls: str, submit: str, cancel: str, job_env: str,
-                 walltime_directive: str | None, own: tuple[str, ...]):
+    def __init__(
+        self,
+        kind: str,
+        cls: str,
+        submit: str,
+        cancel: str,
+        job_env: str,
+        walltime_directive: str | None,
+        own: tuple[str, ...],
+    ):
         self.kind, self.cls, self.submit, self.cancel = kind, cls, submit, cancel
         self.job_env, self.walltime_directive, self.own = job_env, walltime_directive, own
 
     @property
     def name(self) -> str:
         """The batch system's name for messages."""
-        return {"slurm": "Slurm", "pbs": "PBS", "sge": "SGE", "lsf": "LSF",
-                "htcondor": "HTCondor"}[self.kind]
+        return {"slurm": "Slurm", "pbs": "PBS", "sge": "SGE", "lsf": "LSF", "htcondor": "HTCondor"}[
+            self.kind
+        ]
 
 
-BATCH = {b.kind: b for b in (
-    Batch("slurm", "SLURMCluster", "sbatch", "scancel", "SLURM_JOB_ID", "#SBATCH -t ",
-          ("walltime", "queue", "account")),
-    Batch("pbs", "PBSCluster", "qsub", "qdel", "PBS_JOBID", "#PBS -l walltime=",
-          ("walltime", "queue", "account", "resource_spec")),
-    Batch("sge", "SGECluster", "qsub", "qdel", "JOB_ID", "#$ -l h_rt=",
-          ("walltime", "queue", "project", "resource_spec")),
-    Batch("lsf", "LSFCluster", "bsub", "bkill", "LSB_JOBID", "#BSUB -W ",
-          ("walltime", "queue", "project")),
-    Batch("htcondor", "HTCondorCluster", "condor_submit", "condor_rm", "_CONDOR_JOB_AD",
-          None, ("disk",)),
-)}
+BATCH = {
+    b.kind: b
+    for b in (
+        Batch(
+            "slurm",
+            "SLURMCluster",
+            "sbatch",
+            "scancel",
+            "SLURM_JOB_ID",
+            "#SBATCH -t ",
+            ("walltime", "queue", "account"),
+        ),
+        Batch(
+            "pbs",
+            "PBSCluster",
+            "qsub",
+            "qdel",
+            "PBS_JOBID",
+            "#PBS -l walltime=",
+            ("walltime", "queue", "account", "resource_spec"),
+        ),
+        Batch(
+            "sge",
+            "SGECluster",
+            "qsub",
+            "qdel",
+            "JOB_ID",
+            "#$ -l h_rt=",
+            ("walltime", "queue", "project", "resource_spec"),
+        ),
+        Batch(
+            "lsf",
+            "LSFCluster",
+            "bsub",
+            "bkill",
+            "LSB_JOBID",
+            "#BSUB -W ",
+            ("walltime", "queue", "project"),
+        ),
+        Batch(
+            "htcondor",
+            "HTCondorCluster",
+            "condor_submit",
+            "condor_rm",
+            "_CONDOR_JOB_AD",
+            None,
+            ("disk",),
+        ),
+    )
+}
 # keys handed to dask-jobqueue as they are, whatever the system (plus each system's own)
-JOBQUEUE_KEYS = ("cores", "memory", "job_name", "job_script_prologue", "local_directory",
-                 "log_directory", "interface")
+JOBQUEUE_KEYS = (
+    "cores",
+    "memory",
+    "job_name",
+    "job_script_prologue",
+    "local_directory",
+    "log_directory",
+    "interface",
+)
 # boardsweep's own keys, and those rebuilt into other dask-jobqueue arguments
-OWN_KEYS = {"workers", "timeout", "allowed_failures", "task_seconds", "dashboard_address",
-            "job_extra", "job_extra_directives", "security"}
-SLURM_ENDED = {"BOOT_FAIL", "CANCELLED", "COMPLETED", "DEADLINE", "FAILED", "NODE_FAIL",
-               "OUT_OF_MEMORY", "PREEMPTED", "TIMEOUT"}
+OWN_KEYS = {
+    "workers",
+    "timeout",
+    "allowed_failures",
+    "task_seconds",
+    "dashboard_address",
+    "job_extra",
+    "job_extra_directives",
+    "security",
+}
+SLURM_ENDED = {
+    "BOOT_FAIL",
+    "CANCELLED",
+    "COMPLETED",
+    "DEADLINE",
+    "FAILED",
+    "NODE_FAIL",
+    "OUT_OF_MEMORY",
+    "PREEMPTED",
+    "TIMEOUT",
+}
 
 
 def batch_settings(kind: str, options: dict) -> dict:
@@ -92,18 +173,22 @@ def batch_settings(kind: str, options: dict) -> dict:
     passing = set(JOBQUEUE_KEYS) | set(batch.own)
     unknown = set(options) - passing - OWN_KEYS
     if unknown:  # a key added to pipeline.spec but not here: a bug, not bad input
-        raise ValueError(f"batch_settings({kind}): no rule for the key(s) "
-                         f"{', '.join(sorted(unknown))}")
-    settings = {k: list(v) if isinstance(v, tuple | list) else v
-                for k, v in options.items() if k in passing}
+        raise ValueError(
+            f"batch_settings({kind}): no rule for the key(s) {', '.join(sorted(unknown))}"
+        )
+    settings = {
+        k: list(v) if isinstance(v, tuple | list) else v for k, v in options.items() if k in passing
+    }
     settings.setdefault("cores", 1)
     settings.setdefault("memory", "2GB")
     settings.setdefault("job_name", JOB_NAME)
     settings["processes"] = 1
     settings["python"] = sys.executable
     # job_extra is the name dask-jobqueue used before 0.8; both are accepted
-    settings["job_extra_directives"] = [*options.get("job_extra_directives", ()),
-                                        *options.get("job_extra", ())]
+    settings["job_extra_directives"] = [
+        *options.get("job_extra_directives", ()),
+        *options.get("job_extra", ()),
+    ]
     if batch.walltime_directive and "walltime" not in options:
         settings["job_directives_skip"] = [batch.walltime_directive]
     settings["scheduler_options"] = {
@@ -124,8 +209,11 @@ def squeue_states(ids: list[str]) -> dict[str, str] | None:
         return {}
     try:
         done = subprocess.run(
-            ["squeue", "--noheader", "--states=all", "--jobs", ",".join(ids),
-             "--format=%i|%T|%r"], capture_output=True, text=True, timeout=30)
+            ["squeue", "--noheader", "--states=all", "--jobs", ",".join(ids), "--format=%i|%T|%r"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     if done.returncode != 0 and "Invalid job id" not in done.stderr:
@@ -144,8 +232,9 @@ def _import_cluster_class(kind: str):
     try:
         import dask_jobqueue
     except ImportError:
-        raise ClusterError(f"cluster kind '{kind}' needs dask-jobqueue: pip install "
-                           "'boardsweep[slurm]'") from None
+        raise ClusterError(
+            f"cluster kind '{kind}' needs dask-jobqueue: pip install 'boardsweep[slurm]'"
+        ) from None
     finally:
         if previous is not None and signal.getsignal(signal.SIGINT) is not previous:
             signal.signal(signal.SIGINT, previous)
@@ -156,8 +245,10 @@ def run_security(kind: str, options: dict, keys: Path | None) -> tuple[dict, str
     """dask-jobqueue's security arguments: a per-run certificate authority, the workers'
     files in ``keys`` (made private to this user) — or plain TCP for ``security: none``."""
     if options.get("security", "tls") == "none":
-        warn(f"cluster (kind {kind}): security is none: the scheduler speaks plain TCP, and "
-             "anyone who can reach it can run code as this user")
+        warn(
+            f"cluster (kind {kind}): security is none: the scheduler speaks plain TCP, and "
+            "anyone who can reach it can run code as this user"
+        )
         return {}, "tcp"
     from distributed.security import Security
 
@@ -165,8 +256,11 @@ def run_security(kind: str, options: dict, keys: Path | None) -> tuple[dict, str
         raise ClusterError(f"cluster (kind {kind}): TLS needs a folder for the workers' keys")
     keys.mkdir(parents=True, exist_ok=True, mode=0o700)
     os.chmod(keys, 0o700)
-    return {"security": Security.temporary(), "protocol": "tls://",
-            "shared_temp_directory": str(keys)}, "tls"
+    return {
+        "security": Security.temporary(),
+        "protocol": "tls://",
+        "shared_temp_directory": str(keys),
+    }, "tls"
 
 
 def batch_cluster(kind: str, options: dict, workers: int | None, keys: Path | None = None):
@@ -175,9 +269,11 @@ def batch_cluster(kind: str, options: dict, workers: int | None, keys: Path | No
     batch = BATCH[kind]
     cluster_class = _import_cluster_class(kind)
     if shutil.which(batch.submit) is None:
-        raise ClusterError(f"cluster kind '{kind}': {batch.submit} is not on PATH; run "
-                           f"boardsweep where {batch.name} jobs can be submitted (a login "
-                           "node, or inside a job)")
+        raise ClusterError(
+            f"cluster kind '{kind}': {batch.submit} is not on PATH; run "
+            f"boardsweep where {batch.name} jobs can be submitted (a login "
+            "node, or inside a job)"
+        )
     security, _ = run_security(kind, options, keys)
     try:
         cluster = cluster_class(**batch_settings(kind, options), **security)
@@ -196,18 +292,22 @@ def batch_cluster(kind: str, options: dict, workers: int | None, keys: Path | No
 def _test_submit(script: str) -> None:
     """Ask Slurm whether it would take the worker job script (``sbatch --test-only``), so a bad
     partition, account or size is one clear error now rather than workers that never come."""
-    done = subprocess.run(["sbatch", "--test-only"], input=script, capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        ["sbatch", "--test-only"], input=script, capture_output=True, text=True, timeout=60
+    )
     if done.returncode != 0:
         reason = (done.stderr.strip() or done.stdout.strip()).splitlines()
-        raise ClusterError("cluster (kind slurm): Slurm refuses the worker job: "
-                           + (reason[-1] if reason else f"sbatch exit status {done.returncode}"))
+        raise ClusterError(
+            "cluster (kind slurm): Slurm refuses the worker job: "
+            + (reason[-1] if reason else f"sbatch exit status {done.returncode}")
+        )
 
 
 def job_ids(cluster) -> list[str]:
     """The batch job ids of the cluster's worker jobs submitted so far."""
-    return [str(job.job_id) for job in list(cluster.workers.values())
-            if getattr(job, "job_id", None)]
+    return [
+        str(job.job_id) for job in list(cluster.workers.values()) if getattr(job, "job_id", None)
+    ]
 
 
 def _job_env(name: str) -> str | None:
@@ -220,14 +320,16 @@ def _ended_without_workers(kind: str, ids: list[str], wanted: int) -> dict | Non
     if kind != "slurm" or len(ids) < wanted:
         return None
     states = squeue_states(ids)
-    if states is None or not all(states.get(i, "GONE").split()[0] in SLURM_ENDED | {"GONE"}
-                                 for i in ids):
+    if states is None or not all(
+        states.get(i, "GONE").split()[0] in SLURM_ENDED | {"GONE"} for i in ids
+    ):
         return None
     return states
 
 
-def wait_for_batch_workers(kind: str, client, cluster, wanted: int, timeout: float,
-                           log_directory: str | None) -> None:
+def wait_for_batch_workers(
+    kind: str, client, cluster, wanted: int, timeout: float, log_directory: str | None
+) -> None:
     """Wait for the first worker job to connect, then briefly for the others.
 
     :class:`ClusterError` naming the jobs (and, on Slurm, their ``squeue`` state) if none
@@ -243,18 +345,25 @@ def wait_for_batch_workers(kind: str, client, cluster, wanted: int, timeout: flo
         if not submitted:
             submitted = job_ids(cluster)
             if submitted:
-                log(f"{kind}: worker jobs {', '.join(submitted)} submitted; waiting for them "
-                    f"to start (at most {timeout:g} s)")
+                log(
+                    f"{kind}: worker jobs {', '.join(submitted)} submitted; waiting for them "
+                    f"to start (at most {timeout:g} s)"
+                )
         if now >= next_check:
             next_check = now + 3.0
             ids = job_ids(cluster)
             states = _ended_without_workers(kind, ids, wanted)
             if ids and states is not None and not client.nthreads():
-                logs = (f"; their logs: {log_directory}/{cluster.job_name}-<job id>.err"
-                        if log_directory else "")
+                logs = (
+                    f"; their logs: {log_directory}/{cluster.job_name}-<job id>.err"
+                    if log_directory
+                    else ""
+                )
                 raise ClusterError(
                     f"{kind}: every worker job ended before its worker connected: "
-                    + ", ".join(f"{i} {states.get(i, 'gone')}" for i in ids) + logs)
+                    + ", ".join(f"{i} {states.get(i, 'gone')}" for i in ids)
+                    + logs
+                )
         if now - start >= timeout:
             ids = job_ids(cluster)
             if kind == "slurm":
@@ -268,15 +377,19 @@ def wait_for_batch_workers(kind: str, client, cluster, wanted: int, timeout: flo
             raise ClusterError(
                 f"{kind}: no worker connected within {timeout:g} s; {where}: "
                 f"{jobs or 'none submitted'}. They are cancelled now. {hint}, or raise the "
-                "cluster's 'timeout'")
+                "cluster's 'timeout'"
+            )
         time.sleep(0.25)
     try:
         client.wait_for_workers(wanted, timeout=GATHER_SECONDS)
     except TimeoutError:
-        log(f"{kind}: {len(client.nthreads())} of {wanted} worker jobs running; the others "
-            f"join when {batch.name} starts them")
-    jobs = sorted(set(client.run(_job_env, batch.job_env).values()) - {None},
-                  key=lambda j: (len(j), j))
+        log(
+            f"{kind}: {len(client.nthreads())} of {wanted} worker jobs running; the others "
+            f"join when {batch.name} starts them"
+        )
+    jobs = sorted(
+        set(client.run(_job_env, batch.job_env).values()) - {None}, key=lambda j: (len(j), j)
+    )
     log(f"{kind}: {len(client.nthreads())} workers in {batch.name} jobs {', '.join(jobs)}")
 
 
@@ -301,12 +414,13 @@ def cancel_on_signals(kind: str, ids: Callable[[], list[str]]) -> Iterator[None]
         watchdog.daemon = True
         watchdog.start()
         jobs = ids()
-        log(f"{signal.Signals(signum).name}: cancelling the {batch.name} worker jobs "
-            f"{', '.join(jobs) or '(none submitted yet)'}")
+        log(
+            f"{signal.Signals(signum).name}: cancelling the {batch.name} worker jobs "
+            f"{', '.join(jobs) or '(none submitted yet)'}"
+        )
         if jobs:
             try:
-                subprocess.run([batch.cancel, *jobs], capture_output=True,
-                               timeout=SIGNAL_GRACE / 2)
+                subprocess.run([batch.cancel, *jobs], capture_output=True, timeout=SIGNAL_GRACE / 2)
             except (OSError, subprocess.TimeoutExpired) as exc:
                 log(f"{batch.cancel} failed: {exc}")
         raise Interrupted(signum)

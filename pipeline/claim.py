@@ -41,8 +41,7 @@ def folder_lock(folder: Path, what: str, named: Path | None = None) -> Iterator[
     """Hold ``<folder>/lock`` (flock; never following a symlink), or refuse naming its holder:
     ``what`` and ``named`` (default ``folder``) name the folder in the refusal."""
     try:
-        fd = os.open(folder / "lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
-                     0o600)
+        fd = os.open(folder / "lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     except OSError as exc:
         raise InputError(f"cannot use the {what}: {exc.strerror}", str(folder)) from None
     try:
@@ -50,11 +49,17 @@ def folder_lock(folder: Path, what: str, named: Path | None = None) -> Iterator[
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.pread(fd, 200, 0).decode(errors="replace").strip() or "another process"
-            raise BoardsweepError(f"{named or folder}: the {what} is in use by {holder}; wait "
-                                  "for it or choose another --output") from None
+            raise BoardsweepError(
+                f"{named or folder}: the {what} is in use by {holder}; wait "
+                "for it or choose another --output"
+            ) from None
         os.ftruncate(fd, 0)
-        os.pwrite(fd, f"pid {os.getpid()} on {socket.gethostname()} since "
-                      f"{time.strftime('%Y-%m-%d %H:%M:%S')}\n".encode(), 0)
+        os.pwrite(
+            fd,
+            f"pid {os.getpid()} on {socket.gethostname()} since "
+            f"{time.strftime('%Y-%m-%d %H:%M:%S')}\n".encode(),
+            0,
+        )
         yield
     finally:
         os.close(fd)
@@ -93,8 +98,11 @@ def output_id(output: Path) -> str | None:
 def _in_use(owner: dict, output: Path) -> bool:
     """Whether the output an owner file names still exists elsewhere and still has its id."""
     other = owner.get("output")
-    return (isinstance(other, str) and not _same(other, output)
-            and output_id(Path(other)) == owner["id"])
+    return (
+        isinstance(other, str)
+        and not _same(other, output)
+        and output_id(Path(other)) == owner["id"]
+    )
 
 
 def _bind(output: Path, state: Path) -> str:
@@ -106,16 +114,21 @@ def _bind(output: Path, state: Path) -> str:
         before = Path(str(mine.get("state")))
         kept = _read(before / _OWNER_FILE)
         if kept is not None and kept["id"] == ident and _same(kept.get("output"), output):
-            raise InputError(f"this output's state folder is {before} (named in "
-                             f"{output / CLAIM_FOLDER / _OUTPUT_FILE}), not {state}: set "
-                             f"'state:' to it, or remove {before} to start another",
-                             str(output))
+            raise InputError(
+                f"this output's state folder is {before} (named in "
+                f"{output / CLAIM_FOLDER / _OUTPUT_FILE}), not {state}: set "
+                f"'state:' to it, or remove {before} to start another",
+                str(output),
+            )
         log(f"{output}: its state folder {before} is gone; {state} takes its place")
         ident = None  # a copied or moved output: it gets an id of its own
     if owner is not None and owner["id"] != ident:
         if _in_use(owner, output):
-            raise InputError(f"belongs to the output folder {owner['output']}: give each "
-                             "output its own state folder ('state:')", str(state))
+            raise InputError(
+                f"belongs to the output folder {owner['output']}: give each "
+                "output its own state folder ('state:')",
+                str(state),
+            )
         if ident is None and _same(owner.get("output"), output):
             ident = owner["id"]  # the output folder was removed: its state is still its own
     ident = ident or uuid.uuid4().hex
@@ -146,9 +159,12 @@ def claim_output(output: Path, state: Path) -> Iterator[str]:
         raise InputError(f"cannot make the folder: {exc.strerror}", exc.filename) from None
     try:
         if os.stat(output).st_dev != os.stat(state).st_dev:
-            raise InputError(f"is on another file system than the output folder {output}: a "
-                             "new generation is built in it and renamed into the output, so "
-                             "put 'state:' on the output's file system", str(state))
+            raise InputError(
+                f"is on another file system than the output folder {output}: a "
+                "new generation is built in it and renamed into the output, so "
+                "put 'state:' on the output's file system",
+                str(state),
+            )
         with folder_lock(claim, "output folder", output), folder_lock(state, "state folder"):
             yield _bind(output, state)
     except InputError:

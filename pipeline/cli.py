@@ -60,25 +60,46 @@ def log_error(message: str) -> None:
     click.echo(f"boardsweep: error: {message}", err=True)
 
 
-CLUSTER_FLAGS = ("workers", "scheduler", "scheduler_file", "security", "tls_ca_file",
-                 "tls_cert", "tls_key")
+CLUSTER_FLAGS = (
+    "workers",
+    "scheduler",
+    "scheduler_file",
+    "security",
+    "tls_ca_file",
+    "tls_cert",
+    "tls_key",
+)
 
 
 def _cluster_options(func):
     """The options that choose where tasks run, shared by ``run``, ``solve``, ``generate``."""
-    for name, help_ in (("--tls-key", "The client key (PEM) for a tls:// scheduler."),
-                        ("--tls-cert", "The client certificate (PEM) for a tls:// scheduler."),
-                        ("--tls-ca-file", "The CA certificate (PEM) of a tls:// scheduler.")):
+    for name, help_ in (
+        ("--tls-key", "The client key (PEM) for a tls:// scheduler."),
+        ("--tls-cert", "The client certificate (PEM) for a tls:// scheduler."),
+        ("--tls-ca-file", "The CA certificate (PEM) of a tls:// scheduler."),
+    ):
         func = click.option(name, type=click.Path(dir_okay=False), help=help_)(func)
-    func = click.option("--security", type=click.Choice(["tls", "none"]),
-                        help="none: accept plain TCP to --scheduler (anyone who reaches it "
-                             "can run code as you); tls is the default.")(func)
-    func = click.option("--scheduler-file", type=click.Path(dir_okay=False),
-                        help="Connect to the scheduler named in this file (waits for it).")(func)
-    func = click.option("--scheduler", metavar="ADDRESS",
-                        help="Use an existing Dask scheduler, e.g. tls://host:8786.")(func)
-    func = click.option("--workers", type=click.IntRange(1, 4096),
-                        help="Worker processes of the local cluster (default: one per core).")(func)
+    func = click.option(
+        "--security",
+        type=click.Choice(["tls", "none"]),
+        help="none: accept plain TCP to --scheduler (anyone who reaches it "
+        "can run code as you); tls is the default.",
+    )(func)
+    func = click.option(
+        "--scheduler-file",
+        type=click.Path(dir_okay=False),
+        help="Connect to the scheduler named in this file (waits for it).",
+    )(func)
+    func = click.option(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Use an existing Dask scheduler, e.g. tls://host:8786.",
+    )(func)
+    func = click.option(
+        "--workers",
+        type=click.IntRange(1, 4096),
+        help="Worker processes of the local cluster (default: one per core).",
+    )(func)
     return func
 
 
@@ -95,8 +116,9 @@ def _where(values: dict) -> app.Where:
     return app.Where(flags["workers"], spec)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]},
-             epilog=EXIT_CODES)
+@click.group(
+    cls=_Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES
+)
 @click.version_option(package_name="boardsweep")
 @click.option("-v", "--verbose", count=True, help="More detail (Dask's messages too).")
 @click.option("-q", "--quiet", is_flag=True, help="Only warnings and errors.")
@@ -122,16 +144,25 @@ def _param(exc: ParamError, prefix: str) -> InputError:
 @cli.command()
 @click.argument("config", default="config.yaml", type=click.Path(dir_okay=False))
 @click.option("--job", "job_names", multiple=True, help="Run only this job (repeatable).")
-@click.option("--output", type=click.Path(file_okay=False),
-              help="Results folder (default: the config's).")
+@click.option(
+    "--output", type=click.Path(file_okay=False), help="Results folder (default: the config's)."
+)
 @_cluster_options
 @click.option("--fresh", is_flag=True, help="Forget stored results of these jobs first.")
-@click.option("--task-seconds", "task_seconds_", type=click.FloatRange(0.01, 86400),
-              help="Target seconds per task (default: the cluster's task_seconds).")
-@click.option("--verify", "verify", type=click.FloatRange(0, 1),
-              help="Share of each job's work computed again on a second worker and compared "
-                   "before publication (default: the job's verify:, else 0 on a local "
-                   "cluster and 0.05 on others).")
+@click.option(
+    "--task-seconds",
+    "task_seconds_",
+    type=click.FloatRange(0.01, 86400),
+    help="Target seconds per task (default: the cluster's task_seconds).",
+)
+@click.option(
+    "--verify",
+    "verify",
+    type=click.FloatRange(0, 1),
+    help="Share of each job's work computed again on a second worker and compared "
+    "before publication (default: the job's verify:, else 0 on a local "
+    "cluster and 0.05 on others).",
+)
 @click.option("--dry-run", is_flag=True, help="Print the plan (as `boardsweep plan`) and stop.")
 def run(config, job_names, output, fresh, task_seconds_, verify, dry_run, **flags) -> None:
     """Run every job of CONFIG (default config.yaml) into <output>/<job>/."""
@@ -142,8 +173,14 @@ def run(config, job_names, output, fresh, task_seconds_, verify, dry_run, **flag
         _print_plan(config, job_names, output, where.workers, task_seconds_, verify)
         return
     session = app.open_session(config, job_names, output)
-    app.run_session(session, where, fresh=fresh, task_seconds=task_seconds_,
-                    on_failure=lambda exc: log_error(str(exc)), verify=verify)
+    app.run_session(
+        session,
+        where,
+        fresh=fresh,
+        task_seconds=task_seconds_,
+        on_failure=lambda exc: log_error(str(exc)),
+        verify=verify,
+    )
 
 
 def _print_plan(config, job_names, output, workers, target_override, verify=None) -> None:
@@ -152,12 +189,16 @@ def _print_plan(config, job_names, output, workers, target_override, verify=None
     session = app.open_session(config, job_names, output)
     threads, target, rows = app.plan_session(session, workers, target_override, verify)
     click.echo(f"plan for {threads} workers, target task length {target:g} s")
-    click.echo(f"{'job':<16}{'table':<12}{'points':>8}{'units':>16}{'done':>16}{'tasks':>12}"
-               f"{'task s':>10}{'CPU h':>12}{'wall h':>12}{'verify':>8}{'+CPU h':>10}")
+    click.echo(
+        f"{'job':<16}{'table':<12}{'points':>8}{'units':>16}{'done':>16}{'tasks':>12}"
+        f"{'task s':>10}{'CPU h':>12}{'wall h':>12}{'verify':>8}{'+CPU h':>10}"
+    )
     for r in rows:
-        click.echo(f"{r.job:<16}{r.table:<12}{r.points:>8}{r.units:>16,}{r.done:>16,}"
-                   f"{r.tasks:>12,}{r.task_seconds:>10.3g}{r.cpu_hours:>12.4g}"
-                   f"{r.wall_hours:>12.4g}{r.verify:>8.3g}{r.verify_cpu_hours:>10.4g}")
+        click.echo(
+            f"{r.job:<16}{r.table:<12}{r.points:>8}{r.units:>16,}{r.done:>16,}"
+            f"{r.tasks:>12,}{r.task_seconds:>10.3g}{r.cpu_hours:>12.4g}"
+            f"{r.wall_hours:>12.4g}{r.verify:>8.3g}{r.verify_cpu_hours:>10.4g}"
+        )
 
 
 @cli.command("plan")
@@ -165,10 +206,18 @@ def _print_plan(config, job_names, output, workers, target_override, verify=None
 @click.option("--job", "job_names", multiple=True, help="Plan only this job (repeatable).")
 @click.option("--output", type=click.Path(file_okay=False), help="Results folder.")
 @click.option("--workers", type=click.IntRange(1, 10**6), help="Workers to plan for.")
-@click.option("--task-seconds", "task_seconds_", type=click.FloatRange(0.01, 86400),
-              help="Target seconds per task.")
-@click.option("--verify", "verify", type=click.FloatRange(0, 1),
-              help="Plan verifying this share on a second worker (as run --verify).")
+@click.option(
+    "--task-seconds",
+    "task_seconds_",
+    type=click.FloatRange(0.01, 86400),
+    help="Target seconds per task.",
+)
+@click.option(
+    "--verify",
+    "verify",
+    type=click.FloatRange(0, 1),
+    help="Plan verifying this share on a second worker (as run --verify).",
+)
 def plan_command(config, job_names, output, workers, task_seconds_, verify) -> None:
     """Print each job's units, tasks, estimated CPU hours and wall time, and the CPU that
     verification adds (nothing runs)."""
@@ -229,10 +278,10 @@ class _Problems(_Group):
                 commands[name] = command
         return commands
 
-    def list_commands(self, ctx):  # noqa: D102 - click hook
+    def list_commands(self, ctx):
         return list(self._commands())
 
-    def get_command(self, ctx, name):  # noqa: D102 - click hook
+    def get_command(self, ctx, name):
         from boardsweep import solvers
         from boardsweep.solvers.schema import ParamError
 
@@ -305,17 +354,27 @@ def _count_solve(problem: CountProblem) -> click.Command:
         flags = {key: True for flag, key, _ in command.flags if values.get(flag)}
         click.echo(command.answer(main, {**args, **flags}))
 
-    params = [click.Argument([name], type=str, metavar=name.upper())
-              for name, _, _ in command.arguments]
-    params += [click.Option([f"--{table}"], type=click.Path(dir_okay=False),
-                            help=f"Also write the {table} table to this Parquet file.")
-               for table, _ in command.extra]
-    params += [click.Option([f"--{flag}"], is_flag=True, help=help_)
-               for flag, _, help_ in command.flags]
-    cmd = click.Command(problem.name, callback=callback, params=params,
-                        help=f"{problem.doc}. " + " ".join(
-                            f"{n.upper()}: {h}." for n, _, h in command.arguments),
-                        context_settings={"ignore_unknown_options": True})
+    params = [
+        click.Argument([name], type=str, metavar=name.upper()) for name, _, _ in command.arguments
+    ]
+    params += [
+        click.Option(
+            [f"--{table}"],
+            type=click.Path(dir_okay=False),
+            help=f"Also write the {table} table to this Parquet file.",
+        )
+        for table, _ in command.extra
+    ]
+    params += [
+        click.Option([f"--{flag}"], is_flag=True, help=help_) for flag, _, help_ in command.flags
+    ]
+    cmd = click.Command(
+        problem.name,
+        callback=callback,
+        params=params,
+        help=f"{problem.doc}. " + " ".join(f"{n.upper()}: {h}." for n, _, h in command.arguments),
+        context_settings={"ignore_unknown_options": True},
+    )
     return _cluster_options(cmd)
 
 
@@ -357,8 +416,7 @@ def _record_options(record) -> list[click.Option]:
         if isinstance(field.validator, Flag):
             options.append(click.Option([flag, name], is_flag=True, help=text))
         else:
-            options.append(click.Option([flag, name], type=str, required=field.required,
-                                        help=text))
+            options.append(click.Option([flag, name], type=str, required=field.required, help=text))
     return options
 
 
@@ -368,25 +426,40 @@ def _instance_solve(problem: InstanceProblem) -> click.Command:
     def callback(source, out, **values):
         where = _where(values)
         _output_for(out, source)
-        raw = {problem.set_key: app.set_source(source),
-               **_option_params(problem.options, values, f"solve {problem.name}: ")}
+        raw = {
+            problem.set_key: app.set_source(source),
+            **_option_params(problem.options, values, f"solve {problem.name}: "),
+        }
         job = _job(problem, raw, f"solve {problem.name}: ")
         with app.one_shot(job, where) as tables:
             main = problem.table(job.outputs()[0])  # the result, or its summary
             rows = _write_table(tables[main.name], main.schema(), out, job)
         log(f"{rows} {problem.set_key} solved -> {out}")
 
-    params = [click.Argument(["source"], type=click.Path(dir_okay=False),
-                             metavar=problem.set_key.upper()),
-              click.Option(["-o", "--output", "out"], required=True,
-                           type=click.Path(dir_okay=False),
-                           help=f"Parquet file for the {problem.result.name} table"
-                           + (f" (the {problem.summary.name} table with --keep summary)."
-                              if problem.summary is not None else ".")),
-              *_record_options(problem.options)]
-    cmd = click.Command(problem.name, callback=callback, params=params,
-                        help=f"{problem.doc}: every instance of {problem.set_key.upper()} "
-                             "(seed-format text or Parquet).")
+    params = [
+        click.Argument(
+            ["source"], type=click.Path(dir_okay=False), metavar=problem.set_key.upper()
+        ),
+        click.Option(
+            ["-o", "--output", "out"],
+            required=True,
+            type=click.Path(dir_okay=False),
+            help=f"Parquet file for the {problem.result.name} table"
+            + (
+                f" (the {problem.summary.name} table with --keep summary)."
+                if problem.summary is not None
+                else "."
+            ),
+        ),
+        *_record_options(problem.options),
+    ]
+    cmd = click.Command(
+        problem.name,
+        callback=callback,
+        params=params,
+        help=f"{problem.doc}: every instance of {problem.set_key.upper()} "
+        "(seed-format text or Parquet).",
+    )
     return _cluster_options(cmd)
 
 
@@ -406,22 +479,41 @@ def _generate(problem: InstanceProblem) -> click.Command:
         raw = {problem.set_key: {"generate": spec}}
         job = _job(problem, raw, f"generate {problem.name}: ", only=(problem.set_table.name,))
         with app.one_shot(job, where) as tables:
-            rows = _write_table(tables[problem.set_table.name], problem.set_table.schema(), out,
-                                job)
+            rows = _write_table(
+                tables[problem.set_table.name], problem.set_table.schema(), out, job
+            )
         log(f"{rows} {problem.set_key} -> {out}")
 
-    params = [*_record_options(problem.generate_params),
-              click.Option(["-o", "--output", "out"], required=True,
-                           type=click.Path(dir_okay=False), help="Parquet file for the set.")]
-    return _cluster_options(click.Command(problem.name, callback=callback, params=params,
-                                          help=f"Random {problem.set_key} of {problem.name}."))
+    params = [
+        *_record_options(problem.generate_params),
+        click.Option(
+            ["-o", "--output", "out"],
+            required=True,
+            type=click.Path(dir_okay=False),
+            help="Parquet file for the set.",
+        ),
+    ]
+    return _cluster_options(
+        click.Command(
+            problem.name,
+            callback=callback,
+            params=params,
+            help=f"Random {problem.set_key} of {problem.name}.",
+        )
+    )
 
 
 @cli.command()
 @click.argument("problem", metavar="PROBLEM")
 @click.argument("source", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
-              help="Parquet file for the set.")
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="Parquet file for the set.",
+)
 def ingest(problem, source, out) -> None:
     """Turn a seed-format text file of PROBLEM into a Parquet board or puzzle set."""
     from . import app
@@ -472,8 +564,10 @@ def judge(problem) -> None:
     out = sys.stdout.buffer
 
     with app.one_shot(job, app.Where(here=True), JUDGE_TASK_SECONDS) as tables:
-        batches = {name: (b for piece in pieces for b in piece.to_batches())
-                   for name, pieces in tables.items()}
+        batches = {
+            name: (b for piece in pieces for b in piece.to_batches())
+            for name, pieces in tables.items()
+        }
         for chunk in found.judge.write(batches, params, lambda line: log(f"<stdin>: {line}")):
             out.write(chunk)
     out.flush()
@@ -488,18 +582,22 @@ def report(results_dir) -> None:
     damaged: list[str] = []
     shown = reports.report(Path(results_dir), sys.stdout, damaged)
     if not shown and damaged:
-        raise InputError(f"no job could be reported: damaged table(s): {', '.join(damaged)} "
-                         "(see the warnings above)", results_dir)
+        raise InputError(
+            f"no job could be reported: damaged table(s): {', '.join(damaged)} "
+            "(see the warnings above)",
+            results_dir,
+        )
     if not shown:
-        raise InputError("no job results found (expected <job>/_boardsweep/manifest.json)",
-                         results_dir)
+        raise InputError(
+            "no job results found (expected <job>/_boardsweep/manifest.json)", results_dir
+        )
 
 
 class _VerifyCommand(click.Command):
     """``verify``, whose help lists each registered problem's second method (the first
     paragraph of its ``crosscheck``'s docstring)."""
 
-    def format_help_text(self, ctx, formatter):  # noqa: D102 - click hook
+    def format_help_text(self, ctx, formatter):
         super().format_help_text(ctx, formatter)
         from boardsweep import solvers
         from boardsweep.solvers.schema import ParamError
@@ -512,22 +610,37 @@ class _VerifyCommand(click.Command):
         for name, problem in sorted(found.items()):
             check = getattr(problem, "crosscheck", None)
             doc = " ".join((check.__doc__ or "").split("\n\n")[0].split()) if check else ""
-            methods.append((name, doc.removeprefix("Second method: ") or
-                            "none: recomputed by the pipeline's own method"))
+            methods.append(
+                (
+                    name,
+                    doc.removeprefix("Second method: ")
+                    or "none: recomputed by the pipeline's own method",
+                )
+            )
         with formatter.section("Second methods"):
             formatter.write_dl(methods)
 
 
 @cli.command("verify", cls=_VerifyCommand)
 @click.argument("results", type=click.Path(exists=True, file_okay=False))
-@click.option("--sample", type=click.FloatRange(0, 1, min_open=True), default=None,
-              metavar="F", help="Fraction of each point's work units to recompute (default "
-              "0.05, at least one unit per point); the cheap points of count tables are "
-              "recomputed whole.")
-@click.option("--job", "job_names", multiple=True, metavar="NAME",
-              help="Verify only this job (repeatable).")
-@click.option("--seed", type=click.IntRange(0), default=None,
-              help="Seed of the random sample (printed by every run, to repeat one).")
+@click.option(
+    "--sample",
+    type=click.FloatRange(0, 1, min_open=True),
+    default=None,
+    metavar="F",
+    help="Fraction of each point's work units to recompute (default "
+    "0.05, at least one unit per point); the cheap points of count tables are "
+    "recomputed whole.",
+)
+@click.option(
+    "--job", "job_names", multiple=True, metavar="NAME", help="Verify only this job (repeatable)."
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0),
+    default=None,
+    help="Seed of the random sample (printed by every run, to repeat one).",
+)
 def verify_command(results, sample, job_names, seed) -> None:
     """Re-check the published results folder RESULTS (or one job folder), from its files
     alone, so a copy on another machine verifies too.
@@ -550,8 +663,10 @@ def verify_command(results, sample, job_names, seed) -> None:
 
     outcome = app.verify_results(results, sys.stdout, sample, tuple(job_names), seed)
     if not outcome.ok:
-        raise VerifyFailed(f"verify: {len(outcome.disagreements)} disagreement(s) or damaged "
-                           f"table(s) in {results}: {outcome.disagreements[0]}")
+        raise VerifyFailed(
+            f"verify: {len(outcome.disagreements)} disagreement(s) or damaged "
+            f"table(s) in {results}: {outcome.disagreements[0]}"
+        )
 
 
 class VerifyFailed(BoardsweepError):

@@ -33,8 +33,7 @@ from .errors import ClusterError, Interrupted
 from .progress import LOGGER, adopt_dask_logging, log, quiet_dask, warn, worker_logging
 from .spec import BATCH_KINDS, ClusterSpec, check_security
 
-__all__ = ["open_client", "wait_for_file", "check_versions", "boardsweep_version",
-           "dashboard_link"]
+__all__ = ["open_client", "wait_for_file", "check_versions", "boardsweep_version", "dashboard_link"]
 
 DEFAULT_TIMEOUT = 60.0
 VERSION_PACKAGES = ("boardsweep", "numba", "numpy", "pyarrow")
@@ -61,8 +60,10 @@ def check_versions(client) -> None:
     try:
         theirs = client.run(boardsweep_version)
     except ImportError as exc:  # PackageNotFoundError too: no boardsweep installed there
-        raise ClusterError(f"a worker cannot tell its boardsweep version ({type(exc).__name__}: "
-                           f"{exc}); install the same boardsweep on every worker") from None
+        raise ClusterError(
+            f"a worker cannot tell its boardsweep version ({type(exc).__name__}: "
+            f"{exc}); install the same boardsweep on every worker"
+        ) from None
     for worker, versions in theirs.items():
         diff = {k: (mine[k], v) for k, v in versions.items() if mine.get(k) != v}
         if diff:
@@ -98,11 +99,13 @@ def _local_worker_settings(options: dict) -> dict:
     ``profile: true`` turns the profiler back on.
     """
     preload = list(dask.config.get("distributed.worker.preload", None) or [])
-    return {"distributed.worker.profile.enabled": bool(options.get("profile", False)),
-            "distributed.admin.system-monitor.interval": "2s",
-            "distributed.admin.tick.interval": "1s",
-            # Ctrl-C is the driver's: each worker ignores SIGINT from its start
-            "distributed.worker.preload": [*preload, f"{__package__}.local_worker"]}
+    return {
+        "distributed.worker.profile.enabled": bool(options.get("profile", False)),
+        "distributed.admin.system-monitor.interval": "2s",
+        "distributed.admin.tick.interval": "1s",
+        # Ctrl-C is the driver's: each worker ignores SIGINT from its start
+        "distributed.worker.preload": [*preload, f"{__package__}.local_worker"],
+    }
 
 
 def dashboard_link(client) -> str:
@@ -147,10 +150,11 @@ def _wait_for_a_worker(client, timeout: float) -> None:
     try:
         client.wait_for_workers(1, timeout=timeout)
     except TimeoutError:
-        raise ClusterError(f"no worker joined the Dask scheduler at {client.scheduler.address} "
-                           f"within {timeout:g} s: start workers with `dask worker "
-                           f"{client.scheduler.address}`, or raise the cluster's 'timeout'"
-                           ) from None
+        raise ClusterError(
+            f"no worker joined the Dask scheduler at {client.scheduler.address} "
+            f"within {timeout:g} s: start workers with `dask worker "
+            f"{client.scheduler.address}`, or raise the cluster's 'timeout'"
+        ) from None
 
 
 def _allowed_failures(client) -> int:
@@ -198,7 +202,8 @@ def _local_cluster(options: dict, workers: int | None):
         return LocalCluster(
             n_workers=count,
             threads_per_worker=options.get("threads_per_worker", 1),
-            processes=True, host="127.0.0.1",
+            processes=True,
+            host="127.0.0.1",
             memory_limit=options.get("memory_limit", "auto"),
             dashboard_address=options.get("dashboard_address", "127.0.0.1:8787"),
             silence_logs=quiet,
@@ -215,8 +220,11 @@ def _kill_local_workers_on_a_signal(kind, exc, tb) -> bool:
     import psutil
 
     try:
-        workers = [child for child in psutil.Process().children()
-                   if "multiprocessing.spawn" in " ".join(child.cmdline())]
+        workers = [
+            child
+            for child in psutil.Process().children()
+            if "multiprocessing.spawn" in " ".join(child.cmdline())
+        ]
     except psutil.Error:
         return False
     for worker in workers:
@@ -232,8 +240,12 @@ def _client_security(options: dict):
     from distributed.security import Security
 
     if options.get("tls_ca_file"):
-        return Security(tls_ca_file=options["tls_ca_file"], tls_client_cert=options["tls_cert"],
-                        tls_client_key=options["tls_key"], require_encryption=True)
+        return Security(
+            tls_ca_file=options["tls_ca_file"],
+            tls_client_cert=options["tls_cert"],
+            tls_client_key=options["tls_key"],
+            require_encryption=True,
+        )
     return Security(require_encryption=True)
 
 
@@ -258,8 +270,10 @@ def _connect(kind: str, options: dict, timeout: float):
         where = options.get("path") or "the scheduler"
         raise ClusterError(f"{where}: {exc.message}") from None
     if address.startswith("tcp://"):
-        warn(f"{address}: plain TCP (security: none): anyone who can reach this scheduler can "
-             "run code as this user")
+        warn(
+            f"{address}: plain TCP (security: none): anyone who can reach this scheduler can "
+            "run code as this user"
+        )
         security = None
     else:
         security = _client_security(options)
@@ -267,8 +281,9 @@ def _connect(kind: str, options: dict, timeout: float):
 
 
 @contextmanager
-def open_client(spec: ClusterSpec, *, workers: int | None = None,
-                keys: Path | None = None) -> Iterator:
+def open_client(
+    spec: ClusterSpec, *, workers: int | None = None, keys: Path | None = None
+) -> Iterator:
     """Yield a connected ``distributed.Client`` for ``spec`` (``workers`` overrides its
     count; ``keys`` is the private folder a batch cluster's TLS files go to)."""
     from distributed import Client
@@ -287,8 +302,9 @@ def open_client(spec: ClusterSpec, *, workers: int | None = None,
                 stack.push(_kill_local_workers_on_a_signal)  # runs before the cluster closes
             elif kind in BATCH_KINDS:
                 clusters: list = []  # the handler needs the jobs, and must outlive the cluster
-                stack.enter_context(cancel_on_signals(
-                    kind, lambda: [job for c in clusters for job in job_ids(c)]))
+                stack.enter_context(
+                    cancel_on_signals(kind, lambda: [job for c in clusters for job in job_ids(c)])
+                )
                 with _port_taken_is_no_news():
                     cluster = stack.enter_context(batch_cluster(kind, options, workers, keys))
                 clusters.append(cluster)
@@ -304,10 +320,17 @@ def open_client(spec: ClusterSpec, *, workers: int | None = None,
             _wait_for_a_worker(client, timeout)
         if kind in BATCH_KINDS:
             wanted = workers or options.get("workers", 1)
-            wait_for_batch_workers(kind, client, cluster, wanted,
-                                   float(options.get("timeout", BATCH_TIMEOUT)),
-                                   options.get("log_directory"))
-        log(f"scheduler: {client.scheduler.address}; dashboard: {dashboard_link(client)}; a "
-            f"task whose worker dies is retried up to {_allowed_failures(client)} times")
+            wait_for_batch_workers(
+                kind,
+                client,
+                cluster,
+                wanted,
+                float(options.get("timeout", BATCH_TIMEOUT)),
+                options.get("log_directory"),
+            )
+        log(
+            f"scheduler: {client.scheduler.address}; dashboard: {dashboard_link(client)}; a "
+            f"task whose worker dies is retried up to {_allowed_failures(client)} times"
+        )
         check_versions(client)
         yield client

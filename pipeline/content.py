@@ -52,11 +52,12 @@ def _feed(digest, array: pa.Array) -> None:
     elif pa.types.is_string(kind) or pa.types.is_binary(kind):
         filled = array.fill_null(pa.scalar(b"" if pa.types.is_binary(kind) else "", kind))
         offsets = np.frombuffer(filled.buffers()[1], np.int32)[
-            filled.offset:filled.offset + len(filled) + 1]
+            filled.offset : filled.offset + len(filled) + 1
+        ]
         digest.update(np.diff(offsets).astype("<i8").tobytes())
         data = filled.buffers()[2]
         if data is not None and offsets[-1] > offsets[0]:
-            digest.update(memoryview(data)[int(offsets[0]):int(offsets[-1])])
+            digest.update(memoryview(data)[int(offsets[0]) : int(offsets[-1])])
     elif pa.types.is_list(kind) or pa.types.is_large_list(kind):
         lengths = pc.list_value_length(array).fill_null(0)
         digest.update(lengths.to_numpy(zero_copy_only=False).astype("<i8").tobytes())
@@ -65,7 +66,8 @@ def _feed(digest, array: pa.Array) -> None:
         filled = array.fill_null(pa.scalar(0, kind)) if array.null_count else array
         width = kind.bit_width // 8
         data = filled.buffers()[1]
-        digest.update(memoryview(data)[filled.offset * width:(filled.offset + len(filled))
-                                       * width])
+        digest.update(
+            memoryview(data)[filled.offset * width : (filled.offset + len(filled)) * width]
+        )
     else:  # any other type: its Python values (slow, but equal values hash equal)
         digest.update(repr(array.to_pylist()).encode())

@@ -47,5 +47,6 @@ class Interrupted(BaseException):
     def word(self) -> str:
         """``interrupted`` (SIGINT), ``hung up`` (SIGHUP), ``quit`` (SIGQUIT) or
         ``terminated`` (SIGTERM)."""
-        return {signal.SIGINT: "interrupted", signal.SIGHUP: "hung up",
-                signal.SIGQUIT: "quit"}.get(self.signum, "terminated")
+        return {signal.SIGINT: "interrupted", signal.SIGHUP: "hung up", signal.SIGQUIT: "quit"}.get(
+            self.signum, "terminated"
+        )

@@ -32,8 +32,7 @@ from .spec import ClusterSpec, Job
 from .store import Store, StoreDamaged
 from .warm import warm_workers
 
-__all__ = ["run_job", "run_once", "open_runner", "Runners", "LOCAL_SECONDS",
-           "MAX_VERIFY_ROUNDS"]
+__all__ = ["run_job", "run_once", "open_runner", "Runners", "LOCAL_SECONDS", "MAX_VERIFY_ROUNDS"]
 
 LOCAL_SECONDS = 2.0  # one-shot work estimated below this runs in this process, no cluster
 MAX_VERIFY_ROUNDS = 3  # merges retried after dropping records that failed verification
@@ -41,9 +40,15 @@ MAX_BANS = 8  # workers found computing wrongly in one job before it fails
 
 
 @contextmanager
-def open_runner(spec: ClusterSpec | None, problems: list[str], *, local: bool = False,
-                workers: int | None = None, keys: Path | None = None, client=None
-                ) -> Iterator[tuple[Runner, int]]:
+def open_runner(
+    spec: ClusterSpec | None,
+    problems: list[str],
+    *,
+    local: bool = False,
+    workers: int | None = None,
+    keys: Path | None = None,
+    client=None,
+) -> Iterator[tuple[Runner, int]]:
     """``(runner, worker threads)``: this process when ``local``, else a Dask cluster whose
     workers have loaded the problems' kernels: ``client`` (one the caller made and keeps
     open), or one opened for ``spec`` (``keys``: where a batch cluster's TLS files go)."""
@@ -54,15 +59,20 @@ def open_runner(spec: ClusterSpec | None, problems: list[str], *, local: bool = 
 
     with contextlib.ExitStack() as stack:
         if client is None:
-            client = stack.enter_context(open_client(spec or ClusterSpec(), workers=workers,
-                                                     keys=keys))
+            client = stack.enter_context(
+                open_client(spec or ClusterSpec(), workers=workers, keys=keys)
+            )
         ready = warm_workers(client, problems)
         threads = sum(client.nthreads().values())
-        compiled = sum(1 for r in ready.values() if any(p["compiled"]
-                                                        for p in r["problems"].values()))
-        log(f"{len(ready)} workers ready ({threads} threads; kernel warm-up "
+        compiled = sum(
+            1 for r in ready.values() if any(p["compiled"] for p in r["problems"].values())
+        )
+        log(
+            f"{len(ready)} workers ready ({threads} threads; kernel warm-up "
             f"{max((r['seconds'] for r in ready.values()), default=0):.2f} s"
-            + (f", {compiled} of them compiled kernels" if compiled else "") + ")")
+            + (f", {compiled} of them compiled kernels" if compiled else "")
+            + ")"
+        )
         yield dask_runner(client, threads), threads
 
 
@@ -83,8 +93,10 @@ def _saying_compiles(runner: Runner, problems: list[str]) -> Runner:
             compiled = sum(cache_misses(problem) for problem in found) - before
             if not compiled:
                 return None
-            return (f"compiling {', '.join(problems)} kernels (first run on this machine): "
-                    f"{compiled} functions compiled, {seconds:.0f} s")
+            return (
+                f"compiling {', '.join(problems)} kernels (first run on this machine): "
+                f"{compiled} functions compiled, {seconds:.0f} s"
+            )
 
         with ticking(line):
             yield from runner(source)
@@ -124,14 +136,30 @@ class Runners:
 def _failed(job: Job, stats: RunStats, plan: JobPlan, kept: bool = True) -> JobError:
     first = stats.failures[0]
     failed = len(stats.failures)
-    what = (f"the {stats.tasks} tasks that finished are kept in the store, and a rerun "
-            "computes only what is missing") if kept else "nothing of it is kept"
-    return JobError(f"job {job.name}: {failed} task{'s' * (failed != 1)} failed, first: "
-                    f"{first}; {what}")
+    what = (
+        (
+            f"the {stats.tasks} tasks that finished are kept in the store, and a rerun "
+            "computes only what is missing"
+        )
+        if kept
+        else "nothing of it is kept"
+    )
+    return JobError(
+        f"job {job.name}: {failed} task{'s' * (failed != 1)} failed, first: {first}; {what}"
+    )
 
 
-def run_job(job: Job, output: Path, state: Path, store: Store, runner: Runner | Runners,
-            threads: int, target: float, command: str, share: float = 0.0) -> dict:
+def run_job(
+    job: Job,
+    output: Path,
+    state: Path,
+    store: Store,
+    runner: Runner | Runners,
+    threads: int,
+    target: float,
+    command: str,
+    share: float = 0.0,
+) -> dict:
     """Compute what ``job`` lacks and publish it as a new generation; return its manifest.
 
     ``runner`` is a runner with ``threads`` worker threads, or :class:`Runners` (opened only
@@ -168,25 +196,33 @@ def run_job(job: Job, output: Path, state: Path, store: Store, runner: Runner | 
                 if share <= 0 or not verify_job(done, cluster, store, share, stats):
                     break
             else:
-                raise JobError(f"job {job.name}: more than {MAX_BANS} workers computed "
-                               "wrongly; nothing is published")
+                raise JobError(
+                    f"job {job.name}: more than {MAX_BANS} workers computed "
+                    "wrongly; nothing is published"
+                )
             workers = runners.threads if runners is not None else threads
             stopping.check()  # nothing is published after a signal, even a swallowed one
-            manifest = publish(done, store, output, state,
-                               RunInfo(started, workers, command, share), stats)
+            manifest = publish(
+                done, store, output, state, RunInfo(started, workers, command, share), stats
+            )
         except Recompute as exc:
-            warn(f"{job.name}: {len(exc.bad)} stored results failed verification ("
-                 f"{exc.bad[0].reason}); computing them again")
+            warn(
+                f"{job.name}: {len(exc.bad)} stored results failed verification ("
+                f"{exc.bad[0].reason}); computing them again"
+            )
             continue
         except StoreDamaged as exc:  # moved aside: every result of the job is computed again
             store.set_aside(str(exc))
             continue
         reused = plan.units_done
-        log(f"{job.name}: {stats.tasks} tasks run ({stats.units} units), {reused} of "
-            f"{plan.units} units reused, {time.time() - started:.1f} s -> {output / job.name}")
+        log(
+            f"{job.name}: {stats.tasks} tasks run ({stats.units} units), {reused} of "
+            f"{plan.units} units reused, {time.time() - started:.1f} s -> {output / job.name}"
+        )
         return manifest
-    raise JobError(f"job {job.name}: stored results keep failing verification; remove "
-                   f"{state} and run again")
+    raise JobError(
+        f"job {job.name}: stored results keep failing verification; remove {state} and run again"
+    )
 
 
 SCRATCH = "boardsweep-"  # $TMPDIR/boardsweep-<pid>-*: a one-shot command's store
@@ -195,7 +231,7 @@ SCRATCH = "boardsweep-"  # $TMPDIR/boardsweep-<pid>-*: a one-shot command's stor
 def _sweep_scratch() -> None:
     """Remove the scratch stores of one-shot commands whose process is gone (killed)."""
     for folder in Path(tempfile.gettempdir()).glob(f"{SCRATCH}*-*"):
-        pid = folder.name[len(SCRATCH):].split("-")[0]
+        pid = folder.name[len(SCRATCH) :].split("-")[0]
         if not pid.isdigit() or not folder.is_dir() or folder.is_symlink():
             continue
         try:
@@ -219,11 +255,15 @@ def run_once(job: Job, runner_for, target: float) -> Iterator[dict[str, Iterator
         plan = plan_job(job, store)
         todo = plan.todo_seconds()
         if todo > 30:
-            log(f"{job.name}: about {todo / 3600:.3g} CPU-hours of work estimated"
-                if todo > 3600 else f"{job.name}: about {todo:.0f} CPU-seconds of work estimated")
+            log(
+                f"{job.name}: about {todo / 3600:.3g} CPU-hours of work estimated"
+                if todo > 3600
+                else f"{job.name}: about {todo:.0f} CPU-seconds of work estimated"
+            )
         with runner_for(todo) as (runner, threads):
-            stats = execute(plan, runner, store, plan.task_seconds(target, threads), job.name,
-                            threads)
+            stats = execute(
+                plan, runner, store, plan.task_seconds(target, threads), job.name, threads
+            )
         if stats.failures:
             raise _failed(job, stats, plan, kept=False)
         plan = plan_job(job, store)

@@ -17,12 +17,29 @@ from boardsweep.solvers.contract import InstanceProblem
 
 from .errors import InputError
 
-__all__ = ["memory_cap", "too_big", "human_bytes", "peak_memory", "job_memory",
-           "check_worker_memory", "ENV"]
+__all__ = [
+    "memory_cap",
+    "too_big",
+    "human_bytes",
+    "peak_memory",
+    "job_memory",
+    "check_worker_memory",
+    "ENV",
+]
 
 ENV = "BOARDSWEEP_MEMORY_LIMIT"
-_UNITS = {"": 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
-          "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
+_UNITS = {
+    "": 1,
+    "B": 1,
+    "KB": 10**3,
+    "MB": 10**6,
+    "GB": 10**9,
+    "TB": 10**12,
+    "KIB": 2**10,
+    "MIB": 2**20,
+    "GIB": 2**30,
+    "TIB": 2**40,
+}
 
 
 def memory_cap() -> float:
@@ -31,8 +48,10 @@ def memory_cap() -> float:
     if text:
         match = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)", text)
         if not match or match.group(2).upper() not in _UNITS or float(match.group(1)) <= 0:
-            raise InputError(f"{ENV}={text!r}: expected a size in bytes or with a unit, such as "
-                             f"4GB or 512MiB (units: {', '.join(u for u in _UNITS if u)})")
+            raise InputError(
+                f"{ENV}={text!r}: expected a size in bytes or with a unit, such as "
+                f"4GB or 512MiB (units: {', '.join(u for u in _UNITS if u)})"
+            )
         return float(match.group(1)) * _UNITS[match.group(2).upper()]
     return 0.8 * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
@@ -45,8 +64,9 @@ def human_bytes(value: float) -> str:
     return f"{value:.0f} B"
 
 
-def peak_memory(problem: InstanceProblem, columns: Mapping[str, np.ndarray],
-                options: Mapping) -> float:
+def peak_memory(
+    problem: InstanceProblem, columns: Mapping[str, np.ndarray], options: Mapping
+) -> float:
     """The most bytes any one of these instances needs (the problem's estimate)."""
     need = np.asarray(problem.memory(columns, options), dtype=np.float64)
     return float(need.max()) if need.size else 0.0
@@ -75,14 +95,17 @@ def check_worker_memory(job, limit: float | None) -> None:
     a worker of the cluster may use (``limit``, its smallest ``memory_limit``; None: none)."""
     need = job_memory(job)
     if limit and need > limit:
-        raise InputError(f"job {job.name}: one instance needs about {human_bytes(need)} of "
-                         f"memory, more than the {human_bytes(limit)} a worker of this cluster "
-                         "may use (its memory_limit); ask the job for less memory, or give "
-                         "the workers more")
+        raise InputError(
+            f"job {job.name}: one instance needs about {human_bytes(need)} of "
+            f"memory, more than the {human_bytes(limit)} a worker of this cluster "
+            "may use (its memory_limit); ask the job for less memory, or give "
+            "the workers more"
+        )
 
 
-def too_big(problem: InstanceProblem, columns: Mapping[str, np.ndarray],
-            options: Mapping) -> tuple[int, str] | None:
+def too_big(
+    problem: InstanceProblem, columns: Mapping[str, np.ndarray], options: Mapping
+) -> tuple[int, str] | None:
     """``(index, message)`` of the first instance whose memory estimate exceeds the cap."""
     need = np.asarray(problem.memory(columns, options), dtype=np.float64)
     cap = memory_cap()
@@ -91,6 +114,8 @@ def too_big(problem: InstanceProblem, columns: Mapping[str, np.ndarray],
         return None
     i = int(over[0])
     shape = " x ".join(str(int(columns[c][i])) for c in problem.cost_columns)
-    return i, (f"{shape}: one instance needs about {human_bytes(need[i])} of memory, more than "
-               f"the {human_bytes(cap)} a worker may use (80% of this machine's memory; "
-               f"{ENV} sets another)")
+    return i, (
+        f"{shape}: one instance needs about {human_bytes(need[i])} of memory, more than "
+        f"the {human_bytes(cap)} a worker may use (80% of this machine's memory; "
+        f"{ENV} sets another)"
+    )

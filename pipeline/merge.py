@@ -37,8 +37,9 @@ def fingerprint(checksums: list[str]) -> str:
     return hashlib.sha256("\n".join(checksums).encode()).hexdigest()
 
 
-def chain(store: Store, job: str, table: str, point: PointPlan
-          ) -> tuple[list[Record], list[tuple[int, int]]]:
+def chain(
+    store: Store, job: str, table: str, point: PointPlan
+) -> tuple[list[Record], list[tuple[int, int]]]:
     """The records (without payloads) that make up ``point``, in unit order, and the gaps
     between them: exactly what the plan computes around and the merge publishes."""
     records = {r.lo: r for r in store.records(job, table, point.point_id, payloads=False)}
@@ -84,8 +85,10 @@ class Published:
             except OSError:
                 ok = False
             if not ok:
-                warn(f"{path}: the published table does not match its manifest (edited or "
-                     "damaged): its rows are computed again")
+                warn(
+                    f"{path}: the published table does not match its manifest (edited or "
+                    "damaged): its rows are computed again"
+                )
             self._verified[table] = ok
         return self._verified[table]
 
@@ -149,8 +152,7 @@ class TableMerge:
         self.store.drop(self.plan.job.name, self.name, point.point_id, record.lo)
         self.bad.append(Bad(self.name, point.point_id, record.lo, reason))
 
-    def _loaded(self, point: PointPlan, records: list[Record]
-                ) -> Iterator[tuple[Record, pa.Table]]:
+    def _loaded(self, point: PointPlan, records: list[Record]) -> Iterator[tuple[Record, pa.Table]]:
         """The rows of each of ``records`` (in order), verified; a record that fails is dropped
         (and reported) instead.  Payloads are read one at a time, only those of ``records``
         (not of the point's records past a sweep that shrank)."""
@@ -168,8 +170,15 @@ class TableMerge:
                 yield record, rows
 
     def _check(self, point: PointPlan, record: Record) -> pa.Table | None:
-        expected = record_checksum(self.plan.job.problem.name, record.version, self.name,
-                                   point.point_id, record.lo, record.hi, record.payload)
+        expected = record_checksum(
+            self.plan.job.problem.name,
+            record.version,
+            self.name,
+            point.point_id,
+            record.lo,
+            record.hi,
+            record.payload,
+        )
         if expected != record.checksum:
             self._drop(point, record, "checksum mismatch (corrupt, truncated or moved)")
             return None
@@ -197,8 +206,9 @@ class TableMerge:
         old = self.old
         row = None
         if old is not None and old.manifest.get("store") == self.store.id:
-            row = self.store.placement(self.plan.job.name, old.gen, self.name, point.point_id,
-                                       record.lo)
+            row = self.store.placement(
+                self.plan.job.name, old.gen, self.name, point.point_id, record.lo
+            )
         if row is None or record.content is None or not old.verified(self.name):
             self._drop(point, record, "compacted, and not in the published table")
             return None
@@ -209,8 +219,12 @@ class TableMerge:
             self._drop(point, record, f"its published rows cannot be read ({exc})")
             return None
         if rows.num_rows != record.rows or rows_digest(rows) != record.content:
-            self._drop(point, record, "its rows in the published table are not the ones it "
-                       "computed (a placement moved or foreign)")
+            self._drop(
+                point,
+                record,
+                "its rows in the published table are not the ones it "
+                "computed (a placement moved or foreign)",
+            )
             return None
         return rows
 
@@ -224,8 +238,7 @@ class TableMerge:
                     yield piece
                 continue
             for record, rows in self._loaded(point, records):
-                self.placements.append(Placement(self.name, point.point_id, record.lo,
-                                                 self.rows))
+                self.placements.append(Placement(self.name, point.point_id, record.lo, self.rows))
                 self._finger.append(record.checksum)
                 self.rows += rows.num_rows
                 if not self.bad:

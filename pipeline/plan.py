@@ -23,8 +23,16 @@ from .progress import ticking
 from .spec import Job
 from .store import Store, point_id
 
-__all__ = ["PointPlan", "JobPlan", "Task", "plan_job", "tile", "TASKS_PER_WORKER",
-           "MIN_TASK_SECONDS", "MAX_TASK_ROWS"]
+__all__ = [
+    "PointPlan",
+    "JobPlan",
+    "Task",
+    "plan_job",
+    "tile",
+    "TASKS_PER_WORKER",
+    "MIN_TASK_SECONDS",
+    "MAX_TASK_ROWS",
+]
 
 TASKS_PER_WORKER = 8  # a small job is cut so every worker gets about this many tasks
 MIN_TASK_SECONDS = 0.05  # never cut finer than this for balance alone
@@ -144,8 +152,7 @@ class JobPlan:
                 step = None if plan.per_unit <= 0 else max(1, int(task_seconds / plan.per_unit))
                 if plan.max_units:
                     step = min(step or plan.max_units, plan.max_units)
-                total += sum(1 if step is None else math.ceil((b - a) / step)
-                             for a, b in plan.gaps)
+                total += sum(1 if step is None else math.ceil((b - a) / step) for a, b in plan.gaps)
             else:
                 total += sum(1 for _ in plan.cuts(task_seconds))
         return total
@@ -187,8 +194,10 @@ def plan_job(job: Job, store: Store | None) -> JobPlan:
     def line(seconds: float) -> str:
         compiled = cache_misses(job.problem) - before
         if compiled:
-            return (f"{job.name}: planning: compiling {job.problem.name} kernels (first run "
-                    f"on this machine): {compiled} functions compiled, {seconds:.0f} s")
+            return (
+                f"{job.name}: planning: compiling {job.problem.name} kernels (first run "
+                f"on this machine): {compiled} functions compiled, {seconds:.0f} s"
+            )
         return f"{job.name}: planning, {seconds:.0f} s"
 
     before = cache_misses(job.problem)

@@ -18,8 +18,19 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-__all__ = ["Progress", "Status", "log", "warn", "ticking", "setup_logging", "adopt_dask_logging",
-           "quiet_dask", "worker_logging", "LOGGER", "TICK_SECONDS"]
+__all__ = [
+    "Progress",
+    "Status",
+    "log",
+    "warn",
+    "ticking",
+    "setup_logging",
+    "adopt_dask_logging",
+    "quiet_dask",
+    "worker_logging",
+    "LOGGER",
+    "TICK_SECONDS",
+]
 
 LOGGER = logging.getLogger("boardsweep")
 
@@ -50,8 +61,12 @@ class Status:
     ``first``).  The caller asks :meth:`wait` how long to sleep and :meth:`due` whether to
     :meth:`show` now."""
 
-    def __init__(self, stream: TextIO | None = None, interval: float = TICK_SECONDS,
-                 first: float | None = None):
+    def __init__(
+        self,
+        stream: TextIO | None = None,
+        interval: float = TICK_SECONDS,
+        first: float | None = None,
+    ):
         self.stream = stream or sys.stderr
         self.tty = _tty(self.stream)
         self.interval = interval
@@ -96,8 +111,9 @@ class Status:
 
 
 @contextmanager
-def ticking(line: Callable[[float], str | None], every: float = TICK_SECONDS,
-            stream: TextIO | None = None) -> Iterator[None]:
+def ticking(
+    line: Callable[[float], str | None], every: float = TICK_SECONDS, stream: TextIO | None = None
+) -> Iterator[None]:
     """While the block runs, say ``line(seconds so far)`` (nothing when it is None): logged
     every ``every`` seconds, or redrawn on a terminal after the first ``every`` (a phase
     with no progress of its own, such as a first run's compile, is never silent for long)."""
@@ -136,9 +152,12 @@ class _Format(logging.Formatter):
         self.stamped = stamped
 
     def format(self, record: logging.LogRecord) -> str:
-        if not self.stamped and record.levelno >= logging.WARNING and \
-                record.name == "boardsweep" and not record.getMessage().startswith(
-                    ("warning", "error")):
+        if (
+            not self.stamped
+            and record.levelno >= logging.WARNING
+            and record.name == "boardsweep"
+            and not record.getMessage().startswith(("warning", "error"))
+        ):
             record.msg = f"{record.levelname.lower()}: {record.msg}"
         return super().format(record)
 
@@ -152,20 +171,23 @@ class _LogFile(logging.FileHandler):
         super().__init__(path)
         self.fallback = fallback
 
-    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's hook
+    def handleError(self, record: logging.LogRecord) -> None:
         error = sys.exc_info()[1]
         why = getattr(error, "strerror", None) or str(error)
         with contextlib.suppress(OSError, ValueError):
             self.stream.close()
         self.stream = self.fallback
-        self.fallback.write(f"boardsweep: warning: --log-file {self.baseFilename}: cannot "
-                            f"write ({why}); the log goes to stderr from here\n")
+        self.fallback.write(
+            f"boardsweep: warning: --log-file {self.baseFilename}: cannot "
+            f"write ({why}); the log goes to stderr from here\n"
+        )
         with contextlib.suppress(Exception):
             self.fallback.write(self.format(record) + "\n")
 
 
-def setup_logging(verbosity: int = 0, log_file: str | None = None,
-                  stream: TextIO | None = None) -> None:
+def setup_logging(
+    verbosity: int = 0, log_file: str | None = None, stream: TextIO | None = None
+) -> None:
     """One handler for boardsweep's lines and Dask's: stderr (or ``log_file``), timestamps
     unless it is a terminal; ``verbosity`` -1 (quiet: warnings), 0 (info) or 1 (debug)."""
     stream = stream or sys.stderr
@@ -174,8 +196,9 @@ def setup_logging(verbosity: int = 0, log_file: str | None = None,
     _chosen.update(stamped=stamped, log_file=log_file)
     for name in ("boardsweep", "distributed", "dask_jobqueue"):
         # a handler each: Dask's LocalCluster quietens the handlers of "distributed" only
-        handler: logging.Handler = (_LogFile(log_file, stream) if log_file
-                                    else logging.StreamHandler(stream))
+        handler: logging.Handler = (
+            _LogFile(log_file, stream) if log_file else logging.StreamHandler(stream)
+        )
         handler.setFormatter(_Format(stamped))
         handler._boardsweep = True  # type: ignore[attr-defined]
         logger = logging.getLogger(name)
@@ -198,8 +221,10 @@ class LocalSchedulerGone(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         """False for that one record, True for every other."""
-        return not (record.name == "distributed.worker"
-                    and str(record.msg).startswith("Failed to communicate with scheduler"))
+        return not (
+            record.name == "distributed.worker"
+            and str(record.msg).startswith("Failed to communicate with scheduler")
+        )
 
 
 def worker_logging() -> dict:
@@ -211,16 +236,21 @@ def worker_logging() -> dict:
     else:
         handler = {"class": "logging.StreamHandler", "stream": "ext://sys.stderr"}
     return {
-        "version": 1, "disable_existing_loggers": False,
-        "formatters": {"boardsweep": {"format": STAMPED if _chosen["stamped"] else PLAIN,
-                                      "datefmt": DATE}},
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "boardsweep": {"format": STAMPED if _chosen["stamped"] else PLAIN, "datefmt": DATE}
+        },
         "filters": {"scheduler_gone": {"()": "boardsweep.pipeline.progress.LocalSchedulerGone"}},
-        "handlers": {"boardsweep": {**handler, "formatter": "boardsweep",
-                                    "filters": ["scheduler_gone"]}},
+        "handlers": {
+            "boardsweep": {**handler, "formatter": "boardsweep", "filters": ["scheduler_gone"]}
+        },
         "loggers": {
             "distributed": {"level": "INFO", "handlers": ["boardsweep"], "propagate": False},
-            "distributed.client": {"level": "WARNING"}, "distributed.gc": {"level": "WARNING"},
-            "bokeh": {"level": "ERROR"}, "tornado": {"level": "CRITICAL"},
+            "distributed.client": {"level": "WARNING"},
+            "distributed.gc": {"level": "WARNING"},
+            "bokeh": {"level": "ERROR"},
+            "tornado": {"level": "CRITICAL"},
             "tornado.application": {"level": "ERROR"},
         },
     }
@@ -257,13 +287,20 @@ class Progress:
     """Estimated work done of ``total`` CPU seconds (``tasks`` tasks), shown with an ETA:
     ``\\r`` bar on a terminal, else a line every ``interval`` seconds."""
 
-    def __init__(self, label: str, total: float, tasks: int, stream: TextIO | None = None,
-                 interval: float = 10.0):
+    def __init__(
+        self,
+        label: str,
+        total: float,
+        tasks: int,
+        stream: TextIO | None = None,
+        interval: float = 10.0,
+    ):
         self.label, self.total, self.tasks = label, total, tasks
         self.done_seconds, self.done, self.failed = 0.0, 0, 0
         self.stream = stream or sys.stderr
-        self.tty = getattr(self.stream, "isatty", lambda: False)() and \
-            LOGGER.isEnabledFor(logging.INFO)
+        self.tty = getattr(self.stream, "isatty", lambda: False)() and LOGGER.isEnabledFor(
+            logging.INFO
+        )
         self.interval = interval
         self.start = self._last = time.monotonic()
         self._logged = -1
@@ -280,8 +317,10 @@ class Progress:
         share = self.fraction()
         eta = f", ETA {_clock(elapsed * (1 - share) / share)}" if 0 < share < 1 else ""
         failed = f", {self.failed} failed" if self.failed else ""
-        return (f"{self.label}: {100 * share:.0f}% of the estimated work, {self.done}/"
-                f"{self.tasks} tasks{failed}, {_clock(elapsed)} elapsed{eta}")
+        return (
+            f"{self.label}: {100 * share:.0f}% of the estimated work, {self.done}/"
+            f"{self.tasks} tasks{failed}, {_clock(elapsed)} elapsed{eta}"
+        )
 
     def advance(self, seconds: float, ok: bool = True) -> None:
         """Record one finished task of estimated ``seconds`` and show it if due."""
@@ -293,8 +332,7 @@ class Progress:
             if now - self._last >= 0.1 or self.done == self.tasks:
                 width = 30
                 filled = int(width * self.fraction())
-                self.stream.write(f"\r[{'#' * filled}{'-' * (width - filled)}] {self.line()}"
-                                  "\033[K")
+                self.stream.write(f"\r[{'#' * filled}{'-' * (width - filled)}] {self.line()}\033[K")
                 self.stream.flush()
                 self._last = now
         elif now - self._last >= self.interval:

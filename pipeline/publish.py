@@ -44,22 +44,47 @@ from .spec import Job
 from .store import Placement, Store
 from .tables import file_digest, no_space, read_parquet, write_parquet
 
-__all__ = ["publish", "Recompute", "RunInfo", "prepare_state", "check_job_folder",
-           "table_metadata", "RUNS_SCHEMA"]
+__all__ = [
+    "publish",
+    "Recompute",
+    "RunInfo",
+    "prepare_state",
+    "check_job_folder",
+    "table_metadata",
+    "RUNS_SCHEMA",
+]
 
-RUNS_SCHEMA = pa.schema([
-    ("run", pa.int64()), ("started", pa.timestamp("ms", "UTC")),
-    ("finished", pa.timestamp("ms", "UTC")), ("generation", pa.int64()),
-    ("tasks_run", pa.int64()), ("tasks_reused", pa.int64()), ("units_run", pa.int64()),
-    ("units_reused", pa.int64()), ("units", pa.int64()), ("workers", pa.int32()),
-    ("cpu_seconds", pa.float64()), ("wall_seconds", pa.float64()),
-    ("boardsweep_version", pa.string()), ("problem_version", pa.string()),
-    ("host", pa.string()), ("command", pa.string()),
-    ("verify", pa.float64()), ("records_verified", pa.int64()),
-    ("disagreements", pa.int64()),
-    ("disagreeing_workers", pa.list_(pa.struct([
-        ("address", pa.string()), ("host", pa.string()), ("disagreements", pa.int64())]))),
-])
+RUNS_SCHEMA = pa.schema(
+    [
+        ("run", pa.int64()),
+        ("started", pa.timestamp("ms", "UTC")),
+        ("finished", pa.timestamp("ms", "UTC")),
+        ("generation", pa.int64()),
+        ("tasks_run", pa.int64()),
+        ("tasks_reused", pa.int64()),
+        ("units_run", pa.int64()),
+        ("units_reused", pa.int64()),
+        ("units", pa.int64()),
+        ("workers", pa.int32()),
+        ("cpu_seconds", pa.float64()),
+        ("wall_seconds", pa.float64()),
+        ("boardsweep_version", pa.string()),
+        ("problem_version", pa.string()),
+        ("host", pa.string()),
+        ("command", pa.string()),
+        ("verify", pa.float64()),
+        ("records_verified", pa.int64()),
+        ("disagreements", pa.int64()),
+        (
+            "disagreeing_workers",
+            pa.list_(
+                pa.struct(
+                    [("address", pa.string()), ("host", pa.string()), ("disagreements", pa.int64())]
+                )
+            ),
+        ),
+    ]
+)
 
 
 class Recompute(Exception):
@@ -140,16 +165,22 @@ def check_job_folder(folder: Path, state: Path) -> None:
     boardsweep layout (moved aside to ``<state>/legacy``); anything else is refused."""
     if not folder.exists() or Published.find(folder) is not None:
         return
-    if folder.is_dir() and ((folder / "manifest.json").is_file() or
-                            (folder / "fragments").is_dir()):
+    if folder.is_dir() and (
+        (folder / "manifest.json").is_file() or (folder / "fragments").is_dir()
+    ):
         aside = state / "legacy" / f"{folder.name}-{time.strftime('%Y%m%dT%H%M%S')}"
         aside.parent.mkdir(parents=True, exist_ok=True)
         os.rename(folder, aside)
-        log(f"{folder} was written by an older boardsweep: moved to {aside}; its results are "
-            "computed again")
+        log(
+            f"{folder} was written by an older boardsweep: moved to {aside}; its results are "
+            "computed again"
+        )
         return
-    raise InputError("exists but is not a boardsweep job folder (no _boardsweep/manifest.json):"
-                     " move it away or choose another --output", str(folder))
+    raise InputError(
+        "exists but is not a boardsweep job folder (no _boardsweep/manifest.json):"
+        " move it away or choose another --output",
+        str(folder),
+    )
 
 
 def _umask() -> int:
@@ -160,8 +191,10 @@ def _umask() -> int:
 
 
 def _versions() -> dict[str, str]:
-    out = {name: package_version(name) for name in
-           ("boardsweep", "numba", "numpy", "dask", "distributed", "pyarrow")}
+    out = {
+        name: package_version(name)
+        for name in ("boardsweep", "numba", "numpy", "dask", "distributed", "pyarrow")
+    }
     out["python"] = platform.python_version()
     return out
 
@@ -179,11 +212,13 @@ def table_metadata(job: Job) -> dict[str, str]:
     params = {k: v for k, v in job.params.items()}
     if job.source is not None:
         params[job.problem.set_key] = {"file": job.source.path, "sha256": job.source.digest}
-    return {"boardsweep.version": package_version("boardsweep"),
-            "boardsweep.problem": job.problem.name,
-            "boardsweep.problem_version": job.problem.version,
-            "boardsweep.job": job.name,
-            "boardsweep.params": json.dumps(_plain(params), default=str)}
+    return {
+        "boardsweep.version": package_version("boardsweep"),
+        "boardsweep.problem": job.problem.name,
+        "boardsweep.problem_version": job.problem.version,
+        "boardsweep.job": job.name,
+        "boardsweep.params": json.dumps(_plain(params), default=str),
+    }
 
 
 def _runs(old: Published | None, row: dict) -> pa.Table:
@@ -193,8 +228,10 @@ def _runs(old: Published | None, row: dict) -> pa.Table:
         try:
             rows = _history(read_parquet(old.folder / "runs.parquet")).to_pylist()
         except (InputError, ValueError, pa.ArrowInvalid) as exc:
-            warn(f"{old.folder / 'runs.parquet'}: the run history cannot be read ({exc}); "
-                 "it starts again")
+            warn(
+                f"{old.folder / 'runs.parquet'}: the run history cannot be read ({exc}); "
+                "it starts again"
+            )
     row["run"] = (max((r["run"] for r in rows), default=0)) + 1
     rows.append(row)
     return pa.Table.from_pylist(rows, schema=RUNS_SCHEMA)
@@ -223,8 +260,9 @@ def _stored(plan: JobPlan, table: str, store: Store) -> tuple[str, list[Placemen
     return fingerprint(sums), placements
 
 
-def publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunInfo,
-            stats: RunStats) -> dict:
+def publish(
+    plan: JobPlan, store: Store, output: Path, state: Path, info: RunInfo, stats: RunStats
+) -> dict:
     """Merge and publish the job's tables as a new generation; return its manifest.
 
     Raises :class:`Recompute` (nothing published) if records failed verification, and
@@ -236,12 +274,15 @@ def publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunInf
     except OSError as exc:
         if not no_space(exc):
             raise
-        raise InputError(f"cannot write: {os.strerror(exc.errno)}; nothing was published",
-                         exc.filename or str(state / "tmp")) from None
+        raise InputError(
+            f"cannot write: {os.strerror(exc.errno)}; nothing was published",
+            exc.filename or str(state / "tmp"),
+        ) from None
 
 
-def _publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunInfo,
-             stats: RunStats) -> dict:
+def _publish(
+    plan: JobPlan, store: Store, output: Path, state: Path, info: RunInfo, stats: RunStats
+) -> dict:
     job = plan.job
     folder = output / job.name
     old = Published.find(folder)
@@ -277,33 +318,55 @@ def _publish(plan: JobPlan, store: Store, output: Path, state: Path, info: RunIn
         placements += merge.placements
         contents += merge.contents
         records += merge.records
-        tables[name] = {"rows": rows, "sha256": file_digest(path), "fingerprint": finger,
-                        "records": merge.records, "merge": spec.merge}
+        tables[name] = {
+            "rows": rows,
+            "sha256": file_digest(path),
+            "fingerprint": finger,
+            "records": merge.records,
+            "merge": spec.merge,
+        }
     if bad:
         shutil.rmtree(new, ignore_errors=True)
         raise Recompute(bad)
     finished = time.time()
     run_row = {
-        "started": int(info.started * 1000), "finished": int(finished * 1000),
+        "started": int(info.started * 1000),
+        "finished": int(finished * 1000),
         "generation": gen,
-        "tasks_run": stats.tasks, "tasks_reused": records - stats.tasks,
-        "units_run": stats.units, "units_reused": plan.units - stats.units, "units": plan.units,
-        "workers": info.workers, "cpu_seconds": stats.cpu_seconds,
-        "wall_seconds": finished - info.started, "boardsweep_version":
-            package_version("boardsweep"), "problem_version": plan.version,
-        "host": socket.gethostname(), "command": info.command,
-        "verify": info.verify, "records_verified": stats.verified,
+        "tasks_run": stats.tasks,
+        "tasks_reused": records - stats.tasks,
+        "units_run": stats.units,
+        "units_reused": plan.units - stats.units,
+        "units": plan.units,
+        "workers": info.workers,
+        "cpu_seconds": stats.cpu_seconds,
+        "wall_seconds": finished - info.started,
+        "boardsweep_version": package_version("boardsweep"),
+        "problem_version": plan.version,
+        "host": socket.gethostname(),
+        "command": info.command,
+        "verify": info.verify,
+        "records_verified": stats.verified,
         "disagreements": sum(stats.disagreements.values()),
         "disagreeing_workers": [
             {"address": w, "host": stats.hosts.get(w, ""), "disagreements": n}
-            for w, n in sorted(stats.disagreements.items())]}
+            for w, n in sorted(stats.disagreements.items())
+        ],
+    }
     runs = _runs(old, dict(run_row))
     write_parquet(new / "runs.parquet", [runs], RUNS_SCHEMA, meta)
     manifest = {
-        "job": job.name, "problem": problem.name, "params": _plain(job.params),
-        "problem_version": plan.version, "generation": gen, "tables": tables,
-        "run": run_row, "versions": _versions(), "argv": sys.argv,
-        "state": str(state), "store": store.id,
+        "job": job.name,
+        "problem": problem.name,
+        "params": _plain(job.params),
+        "problem_version": plan.version,
+        "generation": gen,
+        "tables": tables,
+        "run": run_row,
+        "versions": _versions(),
+        "argv": sys.argv,
+        "state": str(state),
+        "store": store.id,
         "points": manifest_points(plan, store),  # what `boardsweep verify` recomputes
         "note": "written by boardsweep; see README 'Results'",
     }

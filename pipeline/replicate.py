@@ -59,8 +59,9 @@ def sampled(records: list[Record], share: float) -> list[Record]:
         return []
     keys = [share_key(r.point, r.lo, r.hi) for r in records]
     least = min(range(len(records)), key=keys.__getitem__)
-    return [r for i, (r, k) in enumerate(zip(records, keys, strict=True))
-            if k < share or i == least]
+    return [
+        r for i, (r, k) in enumerate(zip(records, keys, strict=True)) if k < share or i == least
+    ]
 
 
 @dataclass
@@ -100,8 +101,9 @@ class _Queue(BundleSource):
         job = self.plan.job
         rows = job.rows(task.lo, task.hi) if job.source is not None else None
         avoid = frozenset() if self.same else frozenset(w for w in check.answers if w)
-        bundle = Bundle(next(self.ids), job.problem.name, self.plan.version, [task], [rows],
-                        avoid=avoid)
+        bundle = Bundle(
+            next(self.ids), job.problem.name, self.plan.version, [task], [rows], avoid=avoid
+        )
         self.bundles[bundle.id] = check
         return bundle
 
@@ -110,8 +112,7 @@ def _seconds(check: _Check) -> float:
     return check.point.seconds(check.record.lo, check.record.hi)
 
 
-def _stored_answer(record: Record, measured: tuple[str, ...], payload: bytes | None
-                   ) -> str | None:
+def _stored_answer(record: Record, measured: tuple[str, ...], payload: bytes | None) -> str | None:
     """The answer of a stored record: its content digest, or (for a table with measured
     columns) the digest of its payload less them; None when neither is there."""
     if not measured:
@@ -121,8 +122,9 @@ def _stored_answer(record: Record, measured: tuple[str, ...], payload: bytes | N
     return answer_digest(from_payload(payload), measured)
 
 
-def verify_job(plan: JobPlan, open_runner: Callable[[], Runner], store: Store, share: float,
-               stats: RunStats) -> set[str]:
+def verify_job(
+    plan: JobPlan, open_runner: Callable[[], Runner], store: Store, share: float, stats: RunStats
+) -> set[str]:
     """Verify the sample of ``plan``'s records at ``share`` (see the module) on the runner
     ``open_runner()`` gives (asked for only if a record needs it); return the workers found
     computing wrongly, whose records of this run (``stats.origins``) are dropped from the
@@ -136,11 +138,15 @@ def verify_job(plan: JobPlan, open_runner: Callable[[], Runner], store: Store, s
     workers = runner.workers() if hasattr(runner, "workers") else {}
     same = len(set(workers) - getattr(runner, "banned", set())) < 2
     if same:
-        warn(f"{job.name}: verify {share:g}: fewer than two workers, so each sampled record is "
-             "computed again on the same one, which catches only faults that do not repeat")
+        warn(
+            f"{job.name}: verify {share:g}: fewer than two workers, so each sampled record is "
+            "computed again on the same one, which catches only faults that do not repeat"
+        )
     seconds = sum(_seconds(c) for c in checks)
-    log(f"{job.name}: verifying {len(checks)} records (about {seconds:.3g} CPU-s) on a second "
-        "worker")
+    log(
+        f"{job.name}: verifying {len(checks)} records (about {seconds:.3g} CPU-s) on a second "
+        "worker"
+    )
     progress = Progress(f"{job.name} verify", seconds, len(checks))
     settled: list[tuple[str, str, int, str]] = []
     losers: dict[str, int] = {}
@@ -152,8 +158,9 @@ def verify_job(plan: JobPlan, open_runner: Callable[[], Runner], store: Store, s
             for batch in runner(queue):
                 for bundle, outcomes, error in batch:
                     check = queue.bundles.pop(bundle.id)
-                    again = _take(check, outcomes, error, bundle, same,
-                                  getattr(runner, "banned", set()))
+                    again = _take(
+                        check, outcomes, error, bundle, same, getattr(runner, "banned", set())
+                    )
                     if again:
                         pending.append(check)
                         continue
@@ -191,23 +198,36 @@ def _sample(plan: JobPlan, store: Store, share: float, stats: RunStats) -> list[
     return checks
 
 
-def _take(check: _Check, outcomes: list[Outcome] | None, error: BaseException | None,
-          bundle: Bundle, same: bool, banned: set[str]) -> bool:
+def _take(
+    check: _Check,
+    outcomes: list[Outcome] | None,
+    error: BaseException | None,
+    bundle: Bundle,
+    same: bool,
+    banned: set[str],
+) -> bool:
     """Add a check's new answer; whether it needs another."""
     if error is not None or not outcomes or outcomes[0].error is not None:
         why = error if error is not None else (outcomes[0].error if outcomes else "no outcome")
-        raise JobError(f"job verification: {check.point.point.label} units "
-                       f"{check.record.lo}..{check.record.hi - 1} failed when computed again: "
-                       f"{why}")
+        raise JobError(
+            f"job verification: {check.point.point.label} units "
+            f"{check.record.lo}..{check.record.hi - 1} failed when computed again: "
+            f"{why}"
+        )
     outcome = outcomes[0]
     worker = outcome.worker
-    if worker in banned or (not same and worker in bundle.avoid) or (
-            not same and worker in check.answers):
+    if (
+        worker in banned
+        or (not same and worker in bundle.avoid)
+        or (not same and worker in check.answers)
+    ):
         check.misplaced += 1
         if check.misplaced > MAX_MISPLACED:
-            raise JobError(f"job verification: {check.point.point.label} units "
-                           f"{check.record.lo}..{check.record.hi - 1}: no other worker is "
-                           "left to compute it again; nothing is published")
+            raise JobError(
+                f"job verification: {check.point.point.label} units "
+                f"{check.record.lo}..{check.record.hi - 1}: no other worker is "
+                "left to compute it again; nothing is published"
+            )
         return True
     key = worker if worker not in check.answers else f"{worker}#{len(check.answers)}"
     check.answers[key] = outcome.answer or ""
@@ -215,14 +235,17 @@ def _take(check: _Check, outcomes: list[Outcome] | None, error: BaseException | 
     if check.winner() is not None:
         return False
     if len(check.answers) >= MAX_ANSWERS:
-        raise JobError(f"job verification: {check.point.point.label} units "
-                       f"{check.record.lo}..{check.record.hi - 1}: {len(check.answers)} "
-                       "workers gave no two equal answers; nothing is published")
+        raise JobError(
+            f"job verification: {check.point.point.label} units "
+            f"{check.record.lo}..{check.record.hi - 1}: {len(check.answers)} "
+            "workers gave no two equal answers; nothing is published"
+        )
     return True
 
 
-def _settle(check: _Check, store: Store, job: str, losers: dict[str, int],
-            stats: RunStats) -> tuple[str, str, int, str]:
+def _settle(
+    check: _Check, store: Store, job: str, losers: dict[str, int], stats: RunStats
+) -> tuple[str, str, int, str]:
     """A decided check: count the workers that lost, replace the record if it lost; return
     the ``checks`` entry of the record that now stands."""
     winner = check.winner()
@@ -232,20 +255,37 @@ def _settle(check: _Check, store: Store, job: str, losers: dict[str, int],
             losers[name] = losers.get(name, 0) + 1
     record = check.record
     key = (record.table, record.point, record.lo)
-    stored = next((a for w, a in check.answers.items() if w == stats.origins.get(key, "")),
-                  None)
+    stored = next((a for w, a in check.answers.items() if w == stats.origins.get(key, "")), None)
     if stored == winner:
         return record.table, record.point, record.lo, record.checksum
     outcome = check.outcomes[winner]
-    store.add(job, Record(record.table, record.point, record.lo, record.hi, outcome.rows,
-                          outcome.cpu, outcome.checksum, record.version, outcome.payload,
-                          outcome.content))
+    store.add(
+        job,
+        Record(
+            record.table,
+            record.point,
+            record.lo,
+            record.hi,
+            outcome.rows,
+            outcome.cpu,
+            outcome.checksum,
+            record.version,
+            outcome.payload,
+            outcome.content,
+        ),
+    )
     stats.origins[key] = outcome.worker
     return record.table, record.point, record.lo, outcome.checksum
 
 
-def _ban(losers: dict[str, int], plan: JobPlan, runner: Runner, store: Store,
-         stats: RunStats, workers: dict[str, str]) -> set[str]:
+def _ban(
+    losers: dict[str, int],
+    plan: JobPlan,
+    runner: Runner,
+    store: Store,
+    stats: RunStats,
+    workers: dict[str, str],
+) -> set[str]:
     """Name, ban and undo the workers that lost a check."""
     found = set()
     for worker, lost in sorted(losers.items()):
@@ -257,9 +297,11 @@ def _ban(losers: dict[str, int], plan: JobPlan, runner: Runner, store: Store,
         for table, point, lo in mine:
             store.drop(plan.job.name, table, point, lo)
             del stats.origins[(table, point, lo)]
-        warn(f"{plan.job.name}: worker {worker} (host {stats.hosts[worker]}) computed {lost} "
-             f"checked record{'s' * (lost != 1)} differently from two other workers: it gets "
-             f"no more tasks in this run, and the {len(mine)} record"
-             f"{'s' * (len(mine) != 1)} it computed are computed again elsewhere")
+        warn(
+            f"{plan.job.name}: worker {worker} (host {stats.hosts[worker]}) computed {lost} "
+            f"checked record{'s' * (lost != 1)} differently from two other workers: it gets "
+            f"no more tasks in this run, and the {len(mine)} record"
+            f"{'s' * (len(mine) != 1)} it computed are computed again elsewhere"
+        )
         found.add(worker)
     return found

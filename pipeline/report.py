@@ -62,8 +62,10 @@ def _png(job: str, stem: str, figure: Any) -> tuple[str, bytes]:
     with no title gets ``job: stem`` (each with a warning: the hook should do better)."""
     width, height = figure.get_size_inches()
     if width > MAX_WIDTH or height > MAX_HEIGHT:
-        warn(f"{job}: figure {stem} is {width:g} x {height:g} inches: shrunk to at most "
-             f"{MAX_WIDTH:g} x {MAX_HEIGHT:g}")
+        warn(
+            f"{job}: figure {stem} is {width:g} x {height:g} inches: shrunk to at most "
+            f"{MAX_WIDTH:g} x {MAX_HEIGHT:g}"
+        )
         figure.set_size_inches(min(width, MAX_WIDTH), min(height, MAX_HEIGHT))
     title = figure_title(figure)
     if not title:
@@ -145,8 +147,7 @@ def _jobs(results: Path, damaged: list[str] | None = None):
                 bad = True
         if bad:
             continue
-        yield folder.name, problem, {name: _loader(folder / f"{name}.parquet")
-                                     for name in tables}
+        yield folder.name, problem, {name: _loader(folder / f"{name}.parquet") for name in tables}
     for path in sorted(results.rglob("*.parquet")):
         if any(parent in inside for parent in path.parents) or REPORT_FOLDER in path.parts:
             continue
@@ -187,8 +188,11 @@ def _built(jobs: list[tuple[str, Problem, Loaders]]) -> Iterator[tuple[str, Prob
         if problem.report is None:
             continue
         if _accepts_related(problem.report):
-            related = {other: loaders for other, loaders in by_problem[problem.name].items()
-                       if other != job}
+            related = {
+                other: loaders
+                for other, loaders in by_problem[problem.name].items()
+                if other != job
+            }
             yield job, problem, problem.report(job, tables, related)
         else:
             yield job, problem, problem.report(job, tables)
@@ -228,11 +232,12 @@ def report(results: Path, out: TextIO, damaged: list[str] | None = None) -> int:
     if sections:
         folder = results / REPORT_FOLDER
         try:
-            _write(folder, pngs, render(str(results), time.strftime("%Y-%m-%d %H:%M"),
-                                        sections))
+            _write(folder, pngs, render(str(results), time.strftime("%Y-%m-%d %H:%M"), sections))
         except OSError as exc:  # a read-only archive, or _report taken by a file
-            warn(f"{folder}: cannot write the figures and report.html "
-                 f"({exc.strerror or exc}); the tables are on stdout")
+            warn(
+                f"{folder}: cannot write the figures and report.html "
+                f"({exc.strerror or exc}); the tables are on stdout"
+            )
     for text in printed:
         out.write(text)
     return len(sections)

@@ -61,15 +61,19 @@ def table_html(frame: Any) -> str:
 
 def _section(section: Section) -> str:
     esc = html.escape
-    parts = [f'<section id="{section.anchor}"><h2>{esc(section.job)} '
-             f"<small>({esc(section.problem)})</small></h2>"]
+    parts = [
+        f'<section id="{section.anchor}"><h2>{esc(section.job)} '
+        f"<small>({esc(section.problem)})</small></h2>"
+    ]
     for title, table in section.tables:
         parts.append(f'<h3>{esc(title)}</h3><div class="table">{table}</div>')
     for title, name, data in section.figures:
         width, height = png_size(data)
-        parts.append(f'<figure><img alt="{esc(title)}" width="{width}" height="{height}" '
-                     f'src="data:image/png;base64,{base64.b64encode(data).decode()}">'
-                     f"<figcaption>{esc(title)} ({esc(name)})</figcaption></figure>")
+        parts.append(
+            f'<figure><img alt="{esc(title)}" width="{width}" height="{height}" '
+            f'src="data:image/png;base64,{base64.b64encode(data).decode()}">'
+            f"<figcaption>{esc(title)} ({esc(name)})</figcaption></figure>"
+        )
     parts.append("</section>")
     return "\n".join(parts)
 
@@ -81,11 +85,17 @@ def _many(count: int, noun: str) -> str:
 def render(folder: str, stamp: str, sections: list[Section]) -> str:
     """The whole page: a heading, a contents list of the jobs and one section per job."""
     esc = html.escape
-    contents = "".join(f'<li><a href="#{s.anchor}">{esc(s.job)}</a> ({esc(s.problem)}): '
-                       f"{_many(len(s.tables), 'table')}, {_many(len(s.figures), 'figure')}"
-                       "</li>" for s in sections)
-    return ("<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
-            "<title>boardsweep report</title>"
-            f"<style>{_STYLE}</style></head><body><h1>boardsweep report</h1>"
-            f"<p>{esc(folder)}, {esc(stamp)}</p><nav><ul>{contents}</ul></nav>\n"
-            + "\n".join(_section(s) for s in sections) + "\n</body></html>\n")
+    contents = "".join(
+        f'<li><a href="#{s.anchor}">{esc(s.job)}</a> ({esc(s.problem)}): '
+        f"{_many(len(s.tables), 'table')}, {_many(len(s.figures), 'figure')}"
+        "</li>"
+        for s in sections
+    )
+    return (
+        "<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
+        "<title>boardsweep report</title>"
+        f"<style>{_STYLE}</style></head><body><h1>boardsweep report</h1>"
+        f"<p>{esc(folder)}, {esc(stamp)}</p><nav><ul>{contents}</ul></nav>\n"
+        + "\n".join(_section(s) for s in sections)
+        + "\n</body></html>\n"
+    )

@@ -23,8 +23,19 @@ from .progress import Progress
 from .store import Record, Store
 from .work import Item, Outcome, run_bundle
 
-__all__ = ["Bundle", "BundleSource", "Runner", "local_runner", "dask_runner", "DaskRunner",
-           "execute", "RunStats", "WorkerLost", "BUNDLE_SECONDS", "MAX_BUNDLE"]
+__all__ = [
+    "Bundle",
+    "BundleSource",
+    "Runner",
+    "local_runner",
+    "dask_runner",
+    "DaskRunner",
+    "execute",
+    "RunStats",
+    "WorkerLost",
+    "BUNDLE_SECONDS",
+    "MAX_BUNDLE",
+]
 
 BUNDLE_SECONDS = 0.25  # a bundle should hold at least this much work (Dask costs ~3 ms a task)
 SCHEDULER_SECONDS = 0.005  # ... and per worker thread this much more: a scheduler handles a few
@@ -55,8 +66,10 @@ class Bundle:
 
     def call(self) -> tuple:
         """``(function, *args)`` to run on a worker."""
-        items = [Item(replace(t.plan.point, costs=None), t.plan.point_id, t.lo, t.hi, r)
-                 for t, r in zip(self.tasks, self.rows, strict=True)]
+        items = [
+            Item(replace(t.plan.point, costs=None), t.plan.point_id, t.lo, t.hi, r)
+            for t, r in zip(self.tasks, self.rows, strict=True)
+        ]
         return run_bundle, self.problem, self.version, items
 
 
@@ -80,7 +93,7 @@ def local_runner(source: BundleSource) -> Iterator[list[Done]]:
         func, *args = bundle.call()
         try:
             yield [(bundle, func(*args), None)]
-        except Exception as exc:  # noqa: BLE001 - reported like a worker's error
+        except Exception as exc:
             yield [(bundle, None, exc)]
 
 
@@ -150,7 +163,8 @@ def _dask_run(runner: DaskRunner, source: BundleSource) -> Iterator[list[Done]]:
             f"every worker that ran it died ({error.allowed_failures + 1} in a row, last "
             f"{error.last_worker.address}); distributed.scheduler.allowed-failures = "
             f"{error.allowed_failures}. It may exhaust memory or crash the kernel: see the "
-            "worker logs")
+            "worker logs"
+        )
 
     flying: dict = {}
     done = as_completed()
@@ -163,8 +177,14 @@ def _dask_run(runner: DaskRunner, source: BundleSource) -> Iterator[list[Done]]:
             func, *args = bundle.call()
             allowed = runner.allowed(bundle.avoid)
             where = {} if allowed is None else {"workers": allowed, "allow_other_workers": True}
-            future = client.submit(func, *args, key=f"bundle-{bundle.id}-{time.time_ns()}",
-                                   pure=False, retries=1, **where)
+            future = client.submit(
+                func,
+                *args,
+                key=f"bundle-{bundle.id}-{time.time_ns()}",
+                pure=False,
+                retries=1,
+                **where,
+            )
             flying[future] = bundle
             done.add(future)
 
@@ -218,8 +238,15 @@ class _Packer(BundleSource):
     """Makes bundles from tasks, sized by estimated seconds corrected by measured ones, and
     shorter toward the end of the job (:data:`TAIL_SHARE`)."""
 
-    def __init__(self, plan: JobPlan, tasks: Iterator[Task], rows: Callable[[Task], Any],
-                 least: float, threads: int, left: float):
+    def __init__(
+        self,
+        plan: JobPlan,
+        tasks: Iterator[Task],
+        rows: Callable[[Task], Any],
+        least: float,
+        threads: int,
+        left: float,
+    ):
         self.plan, self.tasks, self.rows, self.least = plan, tasks, rows, least
         self.threads = max(1, threads)
         self.left = left  # estimated seconds of the tasks not packed yet
@@ -264,8 +291,9 @@ class _Packer(BundleSource):
         return Bundle(next(self.ids), problem, version, batch, [self.rows(t) for t in batch])
 
 
-def execute(plan: JobPlan, runner: Runner, store: Store, task_seconds: float,
-            label: str, threads: int = 1) -> RunStats:
+def execute(
+    plan: JobPlan, runner: Runner, store: Store, task_seconds: float, label: str, threads: int = 1
+) -> RunStats:
     """Run every task of ``plan``; results are stored as records and committed each time a
     batch of bundles comes back, so a kill loses at most the bundles in flight."""
     stats = RunStats()
@@ -276,9 +304,14 @@ def execute(plan: JobPlan, runner: Runner, store: Store, task_seconds: float,
     if not total_tasks:
         return stats
     progress = Progress(label, todo, total_tasks)
-    packer = _Packer(plan, plan.tasks(task_seconds), lambda t: job.rows(t.lo, t.hi)
-                     if job.source is not None else None,
-                     max(BUNDLE_SECONDS, SCHEDULER_SECONDS * threads), threads, todo)
+    packer = _Packer(
+        plan,
+        plan.tasks(task_seconds),
+        lambda t: job.rows(t.lo, t.hi) if job.source is not None else None,
+        max(BUNDLE_SECONDS, SCHEDULER_SECONDS * threads),
+        threads,
+        todo,
+    )
     try:
         for batch in runner(packer):
             for bundle, outcomes, error in batch:
@@ -291,8 +324,17 @@ def execute(plan: JobPlan, runner: Runner, store: Store, task_seconds: float,
     return stats
 
 
-def _take(bundle: Bundle, outcomes, error, packer: _Packer, store: Store, stats: RunStats,
-          progress: Progress, plan: JobPlan, banned: set[str]) -> None:
+def _take(
+    bundle: Bundle,
+    outcomes,
+    error,
+    packer: _Packer,
+    store: Store,
+    stats: RunStats,
+    progress: Progress,
+    plan: JobPlan,
+    banned: set[str],
+) -> None:
     """Store a finished bundle's records, count its tasks, note its failures."""
     stats.bundles += 1
     if error is None and banned and any(o.worker in banned for o in outcomes):
@@ -300,28 +342,44 @@ def _take(bundle: Bundle, outcomes, error, packer: _Packer, store: Store, stats:
         if max(packer.refused(t) for t in bundle.tasks) <= MAX_REFUSED:
             packer.retries.extend(bundle.tasks)
             return
-        outcomes = [Outcome(None, "", 0, 0.0, "only workers found computing wrongly were left "
-                            "to run it")] * len(bundle.tasks)
+        outcomes = [
+            Outcome(None, "", 0, 0.0, "only workers found computing wrongly were left to run it")
+        ] * len(bundle.tasks)
     if error is not None:
         if isinstance(error, WorkerLost) and len(bundle.tasks) > 1:
             packer.retries.extend(bundle.tasks)  # find the task that kills workers
             return
-        outcomes = [Outcome(None, "", 0, 0.0, f"{type(error).__name__}: {error}")
-                    ] * len(bundle.tasks)
+        outcomes = [Outcome(None, "", 0, 0.0, f"{type(error).__name__}: {error}")] * len(
+            bundle.tasks
+        )
     measured = estimated = 0.0
     for task, outcome in zip(bundle.tasks, outcomes, strict=True):
         estimated += task.seconds
         measured += outcome.cpu
         progress.advance(task.seconds, ok=outcome.error is None)
         if outcome.error is not None:
-            stats.failures.append(f"{task.plan.point.label} ({task.plan.table}, units "
-                                  f"{task.lo}..{task.hi - 1}): {outcome.error}")
+            stats.failures.append(
+                f"{task.plan.point.label} ({task.plan.table}, units "
+                f"{task.lo}..{task.hi - 1}): {outcome.error}"
+            )
             if outcome.detail:
                 stats.details.append(outcome.detail)
             continue
-        store.add(plan.job.name, Record(task.plan.table, task.plan.point_id, task.lo, task.hi,
-                                        outcome.rows, outcome.cpu, outcome.checksum,
-                                        plan.version, outcome.payload, outcome.content))
+        store.add(
+            plan.job.name,
+            Record(
+                task.plan.table,
+                task.plan.point_id,
+                task.lo,
+                task.hi,
+                outcome.rows,
+                outcome.cpu,
+                outcome.checksum,
+                plan.version,
+                outcome.payload,
+                outcome.content,
+            ),
+        )
         stats.origins[(task.plan.table, task.plan.point_id, task.lo)] = outcome.worker
         stats.tasks += 1
         stats.units += task.hi - task.lo

@@ -48,8 +48,7 @@ class InputSet:
         if self.table is not None:
             return self.table.slice(lo, hi - lo)
         if _stamp(self.path) != self.stamp:
-            raise InputError("the set file changed while the run was reading it: rerun",
-                             self.path)
+            raise InputError("the set file changed while the run was reading it: rerun", self.path)
         if self._reader is None:
             self._reader = ParquetRows(self.path)
         present = set(self._reader._file.schema_arrow.names)
@@ -70,22 +69,33 @@ def decode_text(data: bytes, source: str, what: str) -> str:
     expected (``a YAML config``).  The one check of every text input: configs, seed files,
     stdin."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise InputError(f"is UTF-16 text (it starts with a UTF-16 byte-order mark): expected "
-                         f"{what} in UTF-8", source, 1)
+        raise InputError(
+            f"is UTF-16 text (it starts with a UTF-16 byte-order mark): expected {what} in UTF-8",
+            source,
+            1,
+        )
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
+        line = data[: exc.start].count(b"\n") + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise InputError(f"byte 0x{data[exc.start]:02x} at column {column} is not UTF-8: "
-                         f"expected {what} in UTF-8", source, line) from None
+        raise InputError(
+            f"byte 0x{data[exc.start]:02x} at column {column} is not UTF-8: "
+            f"expected {what} in UTF-8",
+            source,
+            line,
+        ) from None
     if "\0" in text:
         at = text.index("\0")
         line = text.count("\n", 0, at) + 1
-        raise InputError(f"a NUL byte at column {at - (text.rfind(chr(10), 0, at) + 1) + 1}: "
-                         f"not a text file (expected {what})", source, line)
+        raise InputError(
+            f"a NUL byte at column {at - (text.rfind(chr(10), 0, at) + 1) + 1}: "
+            f"not a text file (expected {what})",
+            source,
+            line,
+        )
     return text
 
 
@@ -94,12 +104,14 @@ def _stamp(path: str) -> tuple[int, int]:
     return info.st_size, info.st_mtime_ns
 
 
-def _checked(problem: InstanceProblem, table: pa.Table, source: str, first: int,
-             options: Mapping) -> tuple[pa.Table, np.ndarray, float]:
+def _checked(
+    problem: InstanceProblem, table: pa.Table, source: str, first: int, options: Mapping
+) -> tuple[pa.Table, np.ndarray, float]:
     """One piece of a set: declared columns checked, the problem's checks, cost estimates,
     and the most memory one of its instances needs."""
-    table = check_columns(table, problem.set_table, source, first,
-                          f"{problem.name} {problem.set_key} set")
+    table = check_columns(
+        table, problem.set_table, source, first, f"{problem.name} {problem.set_key} set"
+    )
     try:
         problem.check_set(table)
         names = dict.fromkeys((*problem.cost_columns, problem.id_column))
@@ -113,8 +125,7 @@ def _checked(problem: InstanceProblem, table: pa.Table, source: str, first: int,
         ident = columns[problem.id_column][index]
         raise InputError(f"{problem.id_column} {ident}, {message}", source)
     if costs.shape != (table.num_rows,) or not np.isfinite(costs).all():
-        raise RuntimeError(f"{problem.name}: costs() must give one finite estimate per "
-                           "instance")
+        raise RuntimeError(f"{problem.name}: costs() must give one finite estimate per instance")
     return table, costs, peak_memory(problem, columns, options)
 
 
@@ -134,8 +145,9 @@ def _keys(problem: InstanceProblem, table: pa.Table) -> np.ndarray:
         if pa.types.is_floating(column.type):
             column = column.fill_null(-np.inf)
         fields.append(np.asarray(column.to_numpy()))
-    keys = np.empty(table.num_rows, dtype=[(n, f.dtype) for n, f in zip(names, fields,
-                                                                          strict=True)])
+    keys = np.empty(
+        table.num_rows, dtype=[(n, f.dtype) for n, f in zip(names, fields, strict=True)]
+    )
     for name, values in zip(names, fields, strict=True):
         keys[name] = values
     return keys
@@ -157,18 +169,23 @@ def _distinct(problem: InstanceProblem, keys: np.ndarray, source: str) -> None:
         ident = problem.id_column
         group = ", ".join(f"{name} {_shown(ordered[i][name])}" for name in problem.group_columns)
         within = f" of the group {group}" if group else ""
-        raise InputError(f"{ident} {int(ordered[i][ident])}{within} appears twice (rows "
-                         f"{first} and {second}): ids must be distinct within a group", source)
+        raise InputError(
+            f"{ident} {int(ordered[i][ident])}{within} appears twice (rows "
+            f"{first} and {second}): ids must be distinct within a group",
+            source,
+        )
 
 
-def set_from_table(problem: InstanceProblem, table: pa.Table, source: str, digest: str,
-                   options: Mapping) -> InputSet:
+def set_from_table(
+    problem: InstanceProblem, table: pa.Table, source: str, digest: str, options: Mapping
+) -> InputSet:
     """A set held in memory (read from text or stdin), checked."""
     table, costs, memory = _checked(problem, table, source, 0, options)
     _not_empty(table.num_rows, problem, source)
     _distinct(problem, _keys(problem, table), source)
-    return InputSet(source, digest, table.num_rows, costs, memory, table=table,
-                    spec=problem.set_table)
+    return InputSet(
+        source, digest, table.num_rows, costs, memory, table=table, spec=problem.set_table
+    )
 
 
 def set_from_text(problem: InstanceProblem, path: str, options: Mapping) -> InputSet:
@@ -181,8 +198,11 @@ def set_from_text(problem: InstanceProblem, path: str, options: Mapping) -> Inpu
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", path) from None
     if data.startswith(b"PAR1"):
-        raise InputError(f"is a Parquet file: expected {problem.name} seed-format text (a "
-                         "Parquet set is read as it is, with {parquet: FILE})", path)
+        raise InputError(
+            f"is a Parquet file: expected {problem.name} seed-format text (a "
+            "Parquet set is read as it is, with {parquet: FILE})",
+            path,
+        )
     text = decode_text(data, path, f"{problem.name} seed-format text")
     try:
         table = problem.read_text(text)
@@ -212,8 +232,9 @@ def load_set(problem: InstanceProblem, kind: str, path: str, options: Mapping) -
         raise InputError(f"cannot read Parquet: {exc}", path) from None
     schema = reader._file.schema_arrow
     names = [c.name for c in problem.set_table.columns if c.name in schema.names]
-    check_columns(schema.empty_table(), problem.set_table, path, 0,
-                  f"{problem.name} {problem.set_key} set")  # columns and types, before any row
+    check_columns(
+        schema.empty_table(), problem.set_table, path, 0, f"{problem.name} {problem.set_key} set"
+    )  # columns and types, before any row
     ids, costs, memory = [], [], 0.0
     try:
         for first, piece in reader.batches(names):
@@ -225,5 +246,12 @@ def load_set(problem: InstanceProblem, kind: str, path: str, options: Mapping) -
         raise InputError(f"cannot read Parquet: {exc}", path) from None
     _not_empty(reader.rows, problem, path)
     _distinct(problem, np.concatenate(ids), path)
-    return InputSet(path, file_digest(path), reader.rows, np.concatenate(costs), memory,
-                    stamp=stamp, spec=problem.set_table)
+    return InputSet(
+        path,
+        file_digest(path),
+        reader.rows,
+        np.concatenate(costs),
+        memory,
+        stamp=stamp,
+        spec=problem.set_table,
+    )

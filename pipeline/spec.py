@@ -40,25 +40,48 @@ from .limits import too_big
 from .sets import InputSet, decode_text, load_set
 from .tables import regular_file
 
-__all__ = ["Config", "ClusterSpec", "Job", "load_config", "make_job", "cluster_spec",
-           "scheduler_spec", "check_security", "BATCH_KINDS", "TLS_FILES",
-           "JOB_NAME", "ADDRESS", "CLUSTER_KINDS", "state_folder", "config_from_mapping",
-           "verify_share", "VERIFY", "VERIFY_DEFAULTS", "VERIFY_OFF_HOST"]
+__all__ = [
+    "Config",
+    "ClusterSpec",
+    "Job",
+    "load_config",
+    "make_job",
+    "cluster_spec",
+    "scheduler_spec",
+    "check_security",
+    "BATCH_KINDS",
+    "TLS_FILES",
+    "JOB_NAME",
+    "ADDRESS",
+    "CLUSTER_KINDS",
+    "state_folder",
+    "config_from_mapping",
+    "verify_share",
+    "VERIFY",
+    "VERIFY_DEFAULTS",
+    "VERIFY_OFF_HOST",
+]
 
-JOB_NAME = Text(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", 64,
-                "a job name: a letter or digit, then letters, digits, '_', '.' or '-' "
-                "(at most 64)")
+JOB_NAME = Text(
+    r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}",
+    64,
+    "a job name: a letter or digit, then letters, digits, '_', '.' or '-' (at most 64)",
+)
 ADDRESS = Text(r"(tcp|tls)://[^\s/]+", 512, "a scheduler address tcp://HOST:PORT")
-_MEMORY = Text(r"(auto|[0-9]+(\.[0-9]+)?\s*([kKMGT]i?B?|B)?)", 32,
-               'a memory size like "4GB" or "auto"')
+_MEMORY = Text(
+    r"(auto|[0-9]+(\.[0-9]+)?\s*([kKMGT]i?B?|B)?)", 32, 'a memory size like "4GB" or "auto"'
+)
 _SECONDS = Number(0.01, 7 * 86400)
 _TASK_SECONDS = Field(Number(0.01, 86400), doc="target seconds per task")
 _COMMON = {"task_seconds": _TASK_SECONDS}
 _SLURM_STRING = Text(what="a non-empty string")
 _STRINGS = ListOf(Text(what="a string"), least=0, unique=False, what="a list of strings")
 
-_SECURITY = Field(Choice(("tls", "none")), doc="tls (the default) or none: plain TCP, "
-                  "which anyone who reaches the scheduler can use to run code as you")
+_SECURITY = Field(
+    Choice(("tls", "none")),
+    doc="tls (the default) or none: plain TCP, "
+    "which anyone who reaches the scheduler can use to run code as you",
+)
 _TLS = {
     "security": _SECURITY,
     "tls_ca_file": Field(FilePath("a CA certificate file (PEM)")),
@@ -66,62 +89,124 @@ _TLS = {
     "tls_key": Field(FilePath("a client key file (PEM)")),
 }
 _BATCH = {  # the keys every batch system takes (dask-jobqueue's own, and boardsweep's)
-    "workers": Field(Integer(1, 100_000)), "cores": Field(Integer(1, 1024)),
-    "memory": Field(_MEMORY), "job_name": Field(_SLURM_STRING),
-    "job_extra_directives": Field(_STRINGS), "job_extra": Field(_STRINGS),
-    "job_script_prologue": Field(_STRINGS), "local_directory": Field(_SLURM_STRING),
-    "log_directory": Field(FilePath("a folder")), "interface": Field(_SLURM_STRING),
-    "dashboard_address": Field(_SLURM_STRING), "timeout": Field(_SECONDS),
-    "allowed_failures": Field(Integer(0, 1000)), "security": _SECURITY, **_COMMON,
+    "workers": Field(Integer(1, 100_000)),
+    "cores": Field(Integer(1, 1024)),
+    "memory": Field(_MEMORY),
+    "job_name": Field(_SLURM_STRING),
+    "job_extra_directives": Field(_STRINGS),
+    "job_extra": Field(_STRINGS),
+    "job_script_prologue": Field(_STRINGS),
+    "local_directory": Field(_SLURM_STRING),
+    "log_directory": Field(FilePath("a folder")),
+    "interface": Field(_SLURM_STRING),
+    "dashboard_address": Field(_SLURM_STRING),
+    "timeout": Field(_SECONDS),
+    "allowed_failures": Field(Integer(0, 1000)),
+    "security": _SECURITY,
+    **_COMMON,
 }
-_WALLTIME = Field(Text(r"([0-9]+-)?[0-9]+(:[0-9]{1,2}){0,2}", 32,
-                       'a walltime like "02:00:00" (quoted)'))
-_RESOURCE_SPEC = Field(Text(what="a resource request like \"select=1:ncpus=1:mem=2GB\""))
+_WALLTIME = Field(
+    Text(r"([0-9]+-)?[0-9]+(:[0-9]{1,2}){0,2}", 32, 'a walltime like "02:00:00" (quoted)')
+)
+_RESOURCE_SPEC = Field(Text(what='a resource request like "select=1:ncpus=1:mem=2GB"'))
 BATCH_KINDS = ("slurm", "pbs", "sge", "lsf", "htcondor")
 
 CLUSTER_KINDS: dict[str, Record] = {
-    "local": Record({
-        "workers": Field(Integer(1, 4096)), "threads_per_worker": Field(Integer(1, 1024)),
-        "memory_limit": Field(_MEMORY), "dashboard_address": Field(Text(what="an address")),
-        "allowed_failures": Field(Integer(0, 1000)),
-        "profile": Field(Flag(), doc="Dask's sampling profiler in the workers (the dashboard's "
-                         "Profile page); off by default"), **_COMMON}, "a local cluster"),
-    "address": Record({
-        "address": Field(ADDRESS, required=True), "timeout": Field(_SECONDS), **_TLS,
-        **_COMMON}, "an existing scheduler"),
-    "scheduler-file": Record({
-        "path": Field(FilePath("a scheduler file path"), required=True),
-        "timeout": Field(_SECONDS), **_TLS, **_COMMON}, "a scheduler file"),
-    "slurm": Record({**_BATCH, "walltime": _WALLTIME, "queue": Field(_SLURM_STRING),
-                     "account": Field(_SLURM_STRING)}, "a Slurm cluster"),
-    "pbs": Record({**_BATCH, "walltime": _WALLTIME, "queue": Field(_SLURM_STRING),
-                   "account": Field(_SLURM_STRING), "resource_spec": _RESOURCE_SPEC},
-                  "a PBS cluster"),
-    "sge": Record({**_BATCH, "walltime": _WALLTIME, "queue": Field(_SLURM_STRING),
-                   "project": Field(_SLURM_STRING), "resource_spec": _RESOURCE_SPEC},
-                  "an SGE cluster"),
-    "lsf": Record({**_BATCH, "walltime": Field(Text(r"[0-9]+(:[0-9]{1,2})?", 16,
-                                                    'a walltime like "02:00" (quoted)')),
-                   "queue": Field(_SLURM_STRING), "project": Field(_SLURM_STRING)},
-                  "an LSF cluster"),
-    "htcondor": Record({**_BATCH, "disk": Field(_MEMORY, required=True,
-                                                doc="disk per worker job, e.g. 1GB")},
-                       "an HTCondor pool"),
+    "local": Record(
+        {
+            "workers": Field(Integer(1, 4096)),
+            "threads_per_worker": Field(Integer(1, 1024)),
+            "memory_limit": Field(_MEMORY),
+            "dashboard_address": Field(Text(what="an address")),
+            "allowed_failures": Field(Integer(0, 1000)),
+            "profile": Field(
+                Flag(),
+                doc="Dask's sampling profiler in the workers (the dashboard's "
+                "Profile page); off by default",
+            ),
+            **_COMMON,
+        },
+        "a local cluster",
+    ),
+    "address": Record(
+        {"address": Field(ADDRESS, required=True), "timeout": Field(_SECONDS), **_TLS, **_COMMON},
+        "an existing scheduler",
+    ),
+    "scheduler-file": Record(
+        {
+            "path": Field(FilePath("a scheduler file path"), required=True),
+            "timeout": Field(_SECONDS),
+            **_TLS,
+            **_COMMON,
+        },
+        "a scheduler file",
+    ),
+    "slurm": Record(
+        {
+            **_BATCH,
+            "walltime": _WALLTIME,
+            "queue": Field(_SLURM_STRING),
+            "account": Field(_SLURM_STRING),
+        },
+        "a Slurm cluster",
+    ),
+    "pbs": Record(
+        {
+            **_BATCH,
+            "walltime": _WALLTIME,
+            "queue": Field(_SLURM_STRING),
+            "account": Field(_SLURM_STRING),
+            "resource_spec": _RESOURCE_SPEC,
+        },
+        "a PBS cluster",
+    ),
+    "sge": Record(
+        {
+            **_BATCH,
+            "walltime": _WALLTIME,
+            "queue": Field(_SLURM_STRING),
+            "project": Field(_SLURM_STRING),
+            "resource_spec": _RESOURCE_SPEC,
+        },
+        "an SGE cluster",
+    ),
+    "lsf": Record(
+        {
+            **_BATCH,
+            "walltime": Field(
+                Text(r"[0-9]+(:[0-9]{1,2})?", 16, 'a walltime like "02:00" (quoted)')
+            ),
+            "queue": Field(_SLURM_STRING),
+            "project": Field(_SLURM_STRING),
+        },
+        "an LSF cluster",
+    ),
+    "htcondor": Record(
+        {**_BATCH, "disk": Field(_MEMORY, required=True, doc="disk per worker job, e.g. 1GB")},
+        "an HTCondor pool",
+    ),
 }
 BATCH_LOG_DIRECTORY = "batch-logs"  # the worker jobs' output, beside the config file
 SLURM_LOG_DIRECTORY = "slurm-logs"  # ... for Slurm (the name it always had)
 TLS_FILES = (("tls_ca_file", "ca-file"), ("tls_cert", "client.cert"), ("tls_key", "client.key"))
-TOP = Record({
-    "output": Field(Text(most=1024, what="a folder name")),
-    "state": Field(Text(most=1024, what="a folder name")),
-    "cluster": Field(Raw()),  # checked by cluster_spec, for its kind
-    "jobs": Field(ListOf(Raw(), unique=False, what="a non-empty list of jobs"),
-                  required=True),  # each job checked by its problem
-}, "a mapping with 'jobs' (and optionally 'output', 'state', 'cluster')")
+TOP = Record(
+    {
+        "output": Field(Text(most=1024, what="a folder name")),
+        "state": Field(Text(most=1024, what="a folder name")),
+        "cluster": Field(Raw()),  # checked by cluster_spec, for its kind
+        "jobs": Field(
+            ListOf(Raw(), unique=False, what="a non-empty list of jobs"), required=True
+        ),  # each job checked by its problem
+    },
+    "a mapping with 'jobs' (and optionally 'output', 'state', 'cluster')",
+)
 JOB_KEYS = ("name", "problem", "verify")
-VERIFY = Field(Number(0, 1), doc="the share of a job's work units computed again on another "
-               "worker (another host where there is one) and compared before publication: 0 "
-               "on a local cluster, 0.05 on batch and external clusters unless set")
+VERIFY = Field(
+    Number(0, 1),
+    doc="the share of a job's work units computed again on another "
+    "worker (another host where there is one) and compared before publication: 0 "
+    "on a local cluster, 0.05 on batch and external clusters unless set",
+)
 VERIFY_DEFAULTS = {"local": 0.0}  # any other cluster kind: VERIFY_OFF_HOST
 VERIFY_OFF_HOST = 0.05
 
@@ -157,9 +242,17 @@ class Job:
         problem: InstanceProblem = self.problem  # type: ignore[assignment]
         source = self.source
         options = {k: self.params[k] for k in problem.options.fields if k in self.params}
-        return [problem.set_point(source.digest, source.rows, float(source.costs.sum()),
-                                  options, f"{Path(source.path).name} ({source.rows} "
-                                  f"{problem.set_key})", source.cost_of, table)]
+        return [
+            problem.set_point(
+                source.digest,
+                source.rows,
+                float(source.costs.sum()),
+                options,
+                f"{Path(source.path).name} ({source.rows} {problem.set_key})",
+                source.cost_of,
+                table,
+            )
+        ]
 
     def rows(self, lo: int, hi: int):
         """Instances ``lo..hi-1`` of the job's set (None for a job without one)."""
@@ -207,8 +300,9 @@ class _Lines:
             context = getattr(exc, "context", None)
             if context and problem.startswith("but "):  # "expected a single document ..."
                 problem = f"{context} {problem}"
-            raise InputError(f"malformed YAML: {problem}", path,
-                             mark.line + 1 if mark else None) from None
+            raise InputError(
+                f"malformed YAML: {problem}", path, mark.line + 1 if mark else None
+            ) from None
         finally:
             loader.dispose()
 
@@ -224,8 +318,9 @@ class _Lines:
                 if name is not None:
                     line = k.start_mark.line + 1
                     if name in first:  # YAML would keep the last silently
-                        raise InputError(f"duplicate key '{name}' (also at line {first[name]})",
-                                         self.path, line)
+                        raise InputError(
+                            f"duplicate key '{name}' (also at line {first[name]})", self.path, line
+                        )
                     first[name] = line
                     self.lines[(*key, name)] = line
                     self._walk(v, (*key, name))
@@ -264,8 +359,7 @@ def _job_label(index: int, raw: Any) -> str:
         return f"jobs[{index}]"
 
 
-def make_job(problem: Problem | str, name: str, raw: Mapping, ctx: Context,
-             key: tuple = ()) -> Job:
+def make_job(problem: Problem | str, name: str, raw: Mapping, ctx: Context, key: tuple = ()) -> Job:
     """A job of ``problem`` from its raw keys: params checked, its set (if any) read whole.
 
     Raises :class:`ParamError` (with ``key`` in front of its path) for bad params and
@@ -283,8 +377,11 @@ def make_job(problem: Problem | str, name: str, raw: Mapping, ctx: Context,
         elif kind == "all":  # a count search over every instance: no per-instance options
             extra = [k for k in problem.options.fields if k in raw]
             if extra:
-                raise ParamError(f"'{extra[0]}' applies to {problem.set_key} solved one by "
-                                 "one, not to {all: ...}", (*key, extra[0]))
+                raise ParamError(
+                    f"'{extra[0]}' applies to {problem.set_key} solved one by "
+                    "one, not to {all: ...}",
+                    (*key, extra[0]),
+                )
             try:
                 problem.exhaustive.check(value)
             except ParamError as exc:
@@ -303,8 +400,11 @@ def _check_name(raw: Mapping, key: tuple) -> str:
         raise ParamError("missing key 'name'", key)
     name = raw["name"]
     if isinstance(name, str) and name.endswith(".parquet"):
-        raise ParamError("a job name may not end in .parquet (its folder would look like a "
-                         "table to Parquet readers)", (*key, "name"))
+        raise ParamError(
+            "a job name may not end in .parquet (its folder would look like a "
+            "table to Parquet readers)",
+            (*key, "name"),
+        )
     return JOB_NAME.check(name, (*key, "name"))
 
 
@@ -329,26 +429,32 @@ def check_security(kind: str, options: dict, key: tuple, address: str | None = N
     if any(given.values()) and not all(given.values()):
         missing = [name for name, value in given.items() if not value]
         first = next(name for name, value in given.items() if value)
-        raise ParamError(f"TLS needs tls_ca_file, tls_cert and tls_key together: "
-                         f"{', '.join(missing)} missing", (*key, first))
+        raise ParamError(
+            f"TLS needs tls_ca_file, tls_cert and tls_key together: {', '.join(missing)} missing",
+            (*key, first),
+        )
     if address is None:
         return
     scheme = address.split("://")[0]
     if scheme == "tcp" and security != "none":
-        raise ParamError(f"{address} is plain TCP: anyone who reaches that scheduler can run "
-                         "code as you. Use a tls:// address with tls_ca_file, tls_cert and "
-                         "tls_key, or accept plain TCP with security: none", (*key, "address"))
+        raise ParamError(
+            f"{address} is plain TCP: anyone who reaches that scheduler can run "
+            "code as you. Use a tls:// address with tls_ca_file, tls_cert and "
+            "tls_key, or accept plain TCP with security: none",
+            (*key, "address"),
+        )
     if scheme == "tls":
         if security == "none":
-            raise ParamError(f"{address} is a TLS address but security is none",
-                             (*key, "security"))
+            raise ParamError(f"{address} is a TLS address but security is none", (*key, "security"))
         if not all(given.values()):
             missing = [name for name, dask_name in TLS_FILES if not _dask_tls(dask_name)]
             if missing:
                 raise ParamError(
                     f"a tls:// address needs tls_ca_file, tls_cert and tls_key (config keys, "
                     f"or --tls-ca-file, --tls-cert, --tls-key), or Dask's distributed.comm.tls"
-                    f" settings: {', '.join(missing)} not set", (*key, "address"))
+                    f" settings: {', '.join(missing)} not set",
+                    (*key, "address"),
+                )
 
 
 def cluster_spec(raw: Any, ctx: Context, key: tuple = ("cluster",)) -> ClusterSpec:
@@ -358,8 +464,7 @@ def cluster_spec(raw: Any, ctx: Context, key: tuple = ("cluster",)) -> ClusterSp
     if not isinstance(raw, Mapping):
         raise ParamError("expected a mapping like {kind: local, workers: 2}", key)
     kind = Choice(tuple(CLUSTER_KINDS)).check(raw.get("kind", "local"), (*key, "kind"))
-    options = CLUSTER_KINDS[kind].check({k: v for k, v in raw.items() if k != "kind"}, key,
-                                        ctx)
+    options = CLUSTER_KINDS[kind].check({k: v for k, v in raw.items() if k != "kind"}, key, ctx)
     if kind in BATCH_KINDS and "log_directory" not in options:
         default = SLURM_LOG_DIRECTORY if kind == "slurm" else BATCH_LOG_DIRECTORY
         options["log_directory"] = FilePath().check(default, key, ctx)
@@ -372,12 +477,12 @@ def load_config(path: str | Path, select: tuple[str, ...] = ()) -> Config:
     """Read and check a config file, and read the sets of its jobs (only of ``select``ed
     jobs when given); :class:`InputError` names the file and line at fault."""
     path = str(path)
-    return _config(_Lines(_read_text(path), path), path, str(Path(path).absolute().parent),
-                   select)
+    return _config(_Lines(_read_text(path), path), path, str(Path(path).absolute().parent), select)
 
 
-def config_from_mapping(raw: Mapping, select: tuple[str, ...] = (),
-                        base: str | Path | None = None) -> Config:
+def config_from_mapping(
+    raw: Mapping, select: tuple[str, ...] = (), base: str | Path | None = None
+) -> Config:
     """A config given as a mapping of the YAML's shape, checked as a file's is; its relative
     paths are relative to ``base`` (default: the working folder), as those of a config file
     there would be.  Errors name ``<config>`` and the line of the mapping written as YAML."""
@@ -385,8 +490,9 @@ def config_from_mapping(raw: Mapping, select: tuple[str, ...] = (),
         text = yaml.safe_dump(_plain_mapping(raw), sort_keys=False)
     except yaml.YAMLError as exc:
         raise InputError(f"cannot be written as YAML: {exc}", "<config>") from None
-    return _config(_Lines(text, "<config>"), "<config>", str(Path(base or Path.cwd()).absolute()),
-                   select)
+    return _config(
+        _Lines(text, "<config>"), "<config>", str(Path(base or Path.cwd()).absolute()), select
+    )
 
 
 def _plain_mapping(value: Any) -> Any:
@@ -424,8 +530,9 @@ def _config(lines: _Lines, path: str, base: str, select: tuple[str, ...]) -> Con
         cluster = cluster_spec(raw.get("cluster"), ctx)
     except ParamError as exc:
         inner = ParamError(exc.message, exc.key[1:])
-        raise InputError(f"{_cluster_label(raw.get('cluster'))}: {inner}", path,
-                         lines.line(exc.key)) from None
+        raise InputError(
+            f"{_cluster_label(raw.get('cluster'))}: {inner}", path, lines.line(exc.key)
+        ) from None
     jobs: list[Job] = []
     seen: dict[str, int] = {}
     for i, job_raw in enumerate(jobs_raw):
@@ -438,16 +545,20 @@ def _config(lines: _Lines, path: str, base: str, select: tuple[str, ...]) -> Con
             if "problem" not in job_raw:
                 raise ParamError("missing key 'problem'", key)
             if name in seen:
-                raise ParamError(f"duplicate job name '{name}' (also jobs[{seen[name]}])",
-                                 (*key, "name"))
+                raise ParamError(
+                    f"duplicate job name '{name}' (also jobs[{seen[name]}])", (*key, "name")
+                )
             seen[name] = i
             try:
                 problem = solvers.get(job_raw["problem"])
             except ParamError as exc:
                 raise ParamError(exc.message, (*key, "problem")) from None
             own = {k: v for k, v in job_raw.items() if k not in JOB_KEYS}
-            verify = (VERIFY.validator.check(job_raw["verify"], (*key, "verify"), ctx)
-                      if "verify" in job_raw else None)
+            verify = (
+                VERIFY.validator.check(job_raw["verify"], (*key, "verify"), ctx)
+                if "verify" in job_raw
+                else None
+            )
             if select and name not in select:
                 problem.check_params(own, key, ctx)
                 job = Job(name, problem, {})
@@ -461,21 +572,24 @@ def _config(lines: _Lines, path: str, base: str, select: tuple[str, ...]) -> Con
             if exc.line is not None or not isinstance(problem, InstanceProblem):
                 raise
             where = (*key, problem.set_key, next(iter(own[problem.set_key])))
-            raise InputError(f"{label}: '{key_text(where[2:])}': {exc}", path,
-                             lines.line(where)) from None
+            raise InputError(
+                f"{label}: '{key_text(where[2:])}': {exc}", path, lines.line(where)
+            ) from None
         job.line = lines.line(key)
         jobs.append(job)
     output = Path(ctx.base) / Path(top.get("output", "results")).expanduser()  # ~ as for sets
-    state = state_folder(output, top.get("state")
-                         and str(Path(ctx.base) / Path(top["state"]).expanduser()))
+    state = state_folder(
+        output, top.get("state") and str(Path(ctx.base) / Path(top["state"]).expanduser())
+    )
     return Config(path, output, state, cluster, jobs)
 
 
 def _cluster_label(raw: Any) -> str:
     """``cluster (kind slurm)`` when the kind is known, else ``cluster``."""
     kind = raw.get("kind", "local") if isinstance(raw, Mapping) else None
-    return f"cluster (kind {kind})" if isinstance(kind, str) and kind in CLUSTER_KINDS \
-        else "cluster"
+    return (
+        f"cluster (kind {kind})" if isinstance(kind, str) and kind in CLUSTER_KINDS else "cluster"
+    )
 
 
 def verify_share(job: Job, spec: ClusterSpec, override: float | None = None) -> float:
@@ -497,8 +611,12 @@ def task_seconds(spec: ClusterSpec, override: float | None = None) -> float:
     return 10.0 if spec.kind == "local" else 300.0
 
 
-def scheduler_spec(scheduler: str | None, scheduler_file: str | None,
-                   security: str | None = None, tls: dict | None = None) -> ClusterSpec | None:
+def scheduler_spec(
+    scheduler: str | None,
+    scheduler_file: str | None,
+    security: str | None = None,
+    tls: dict | None = None,
+) -> ClusterSpec | None:
     """The cluster of ``--scheduler``/``--scheduler-file`` and the security flags, checked as
     a config's are (None when neither option is given); :class:`InputError` otherwise."""
     if not scheduler and not scheduler_file:

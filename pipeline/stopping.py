@@ -53,8 +53,7 @@ def install() -> None:
     read, write = os.pipe()
     os.set_blocking(write, False)
     signal.set_wakeup_fd(write, warn_on_full_buffer=False)
-    threading.Thread(target=_watch, args=(read,), name="boardsweep-signals",
-                     daemon=True).start()
+    threading.Thread(target=_watch, args=(read,), name="boardsweep-signals", daemon=True).start()
     atexit.register(_at_exit)  # registered first, so it runs after every library's own
 
 
@@ -128,8 +127,10 @@ def _line(stop: Interrupted) -> str:
     store = sys.modules.get(f"{__package__}.store")  # imported only by commands that keep any
     kept = getattr(getattr(store, "Store", None), "committed", 0)
     if kept:
-        return (f"{stop.word} ({stop}); {kept} task{'s' * (kept != 1)} of this run kept, "
-                "rerun to resume")
+        return (
+            f"{stop.word} ({stop}); {kept} task{'s' * (kept != 1)} of this run kept, "
+            "rerun to resume"
+        )
     return f"{stop.word} ({stop}); nothing of this run was kept"
 
 

@@ -43,8 +43,17 @@ from pathlib import Path
 from .errors import BoardsweepError, InputError
 from .progress import warn
 
-__all__ = ["Store", "Record", "Placement", "StoreDamaged", "StoreLocked", "record_checksum",
-           "point_id", "COMMIT_SECONDS", "LOCK_WAIT_SECONDS"]
+__all__ = [
+    "Store",
+    "Record",
+    "Placement",
+    "StoreDamaged",
+    "StoreLocked",
+    "record_checksum",
+    "point_id",
+    "COMMIT_SECONDS",
+    "LOCK_WAIT_SECONDS",
+]
 
 COMMIT_SECONDS = 0.5  # results are committed at least this often while a run works
 COMMIT_RECORDS = 2000
@@ -69,8 +78,18 @@ CREATE TABLE IF NOT EXISTS checks (
     checksum TEXT NOT NULL, PRIMARY KEY (job, tbl, point, lo)) WITHOUT ROWID;
 """
 _RECORD = "tbl, point, lo, hi, rows, cpu, checksum, version, {payload}, content"
-_RECORD_TYPES = (str, str, int, int, int, (float, int), str, str, (bytes, type(None)),
-                 (str, type(None)))
+_RECORD_TYPES = (
+    str,
+    str,
+    int,
+    int,
+    int,
+    (float, int),
+    str,
+    str,
+    (bytes, type(None)),
+    (str, type(None)),
+)
 
 # SQLite's primary result codes, by what they mean here
 _BUSY = {5, 6}  # SQLITE_BUSY, SQLITE_LOCKED: another process holds the database
@@ -95,8 +114,9 @@ def point_id(problem: str, version: str, key: str) -> str:
     return hashlib.sha256(f"{problem}\0{version}\0{key}".encode()).hexdigest()[:32]
 
 
-def record_checksum(problem: str, version: str, table: str, point: str, lo: int, hi: int,
-                    payload: bytes) -> str:
+def record_checksum(
+    problem: str, version: str, table: str, point: str, lo: int, hi: int, payload: bytes
+) -> str:
     """sha256 over a record's key fields and its payload (what the merge verifies)."""
     digest = hashlib.sha256(f"{problem}\0{version}\0{table}\0{point}\0{lo}\0{hi}\0".encode())
     digest.update(payload)
@@ -156,8 +176,9 @@ class Store:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise InputError(f"cannot make the state folder: {exc.strerror}",
-                             str(self.path.parent)) from None
+            raise InputError(
+                f"cannot make the state folder: {exc.strerror}", str(self.path.parent)
+            ) from None
         try:
             self._open()
             belongs = self._meta("output")
@@ -166,8 +187,10 @@ class Store:
             return
         if owner is not None and belongs is not None and belongs != owner:
             where = self._meta("output_path") or "another path"
-            self._open_fresh("foreign", f"the result store {self.path} belongs to another "
-                             f"output folder ({where})")
+            self._open_fresh(
+                "foreign",
+                f"the result store {self.path} belongs to another output folder ({where})",
+            )
         elif owner is not None and belongs is None:
             self._set_meta("output", owner)
 
@@ -218,15 +241,17 @@ class Store:
         self._open_fresh("corrupt", f"the result store {self.path} cannot be read ({reason})")
 
     def _meta(self, key: str) -> str | None:
-        row = self._call(lambda: self.db.execute("SELECT value FROM meta WHERE key=?",
-                                                 (key,)).fetchone())
+        row = self._call(
+            lambda: self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        )
         if row is not None and not isinstance(row[0], str):
             raise StoreDamaged("a stored value has the wrong type")
         return None if row is None else row[0]
 
     def _set_meta(self, key: str, value: str) -> None:
-        self._call(lambda: self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                                           (key, value)))
+        self._call(
+            lambda: self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+        )
 
     def label(self, output: Path) -> None:
         """Note the output folder's path (for the message a foreign store gives)."""
@@ -258,22 +283,28 @@ class Store:
                     now = time.monotonic()
                     if waiting is None:
                         waiting = now
-                        warn(f"{self.path}: the result store is locked by another process; "
-                             f"waiting for it (at most {LOCK_WAIT_SECONDS:g} s)")
+                        warn(
+                            f"{self.path}: the result store is locked by another process; "
+                            f"waiting for it (at most {LOCK_WAIT_SECONDS:g} s)"
+                        )
                     if now - waiting >= LOCK_WAIT_SECONDS:
-                        raise StoreLocked(f"{self.path}: the result store was still locked by "
-                                          f"another process after {LOCK_WAIT_SECONDS:g} s; "
-                                          "nothing was changed: run again when it is free"
-                                          ) from None
+                        raise StoreLocked(
+                            f"{self.path}: the result store was still locked by "
+                            f"another process after {LOCK_WAIT_SECONDS:g} s; "
+                            "nothing was changed: run again when it is free"
+                        ) from None
                     time.sleep(0.2)
                     continue
                 if code in _FULL or (code in _IO and self._full()):
-                    raise InputError("no space left on the device for the result store; "
-                                     "nothing was changed: free some space and run again",
-                                     str(self.path)) from None
+                    raise InputError(
+                        "no space left on the device for the result store; "
+                        "nothing was changed: free some space and run again",
+                        str(self.path),
+                    ) from None
                 if code in _REFUSED or code in _IO:
-                    raise InputError(f"cannot use the result store: {exc}; nothing was "
-                                     "changed", str(self.path)) from None
+                    raise InputError(
+                        f"cannot use the result store: {exc}; nothing was changed", str(self.path)
+                    ) from None
                 raise StoreDamaged(str(exc)) from None
 
     def _full(self) -> bool:
@@ -294,11 +325,25 @@ class Store:
 
     def add(self, job: str, record: Record) -> None:
         """Queue a record; it is committed within :data:`COMMIT_SECONDS` (or at close)."""
-        self._pending.append((job, record.table, record.point, record.lo, record.hi,
-                              record.rows, record.cpu, record.checksum, record.version,
-                              record.payload, record.content))
-        if (len(self._pending) >= COMMIT_RECORDS
-                or time.monotonic() - self._last_commit >= COMMIT_SECONDS):
+        self._pending.append(
+            (
+                job,
+                record.table,
+                record.point,
+                record.lo,
+                record.hi,
+                record.rows,
+                record.cpu,
+                record.checksum,
+                record.version,
+                record.payload,
+                record.content,
+            )
+        )
+        if (
+            len(self._pending) >= COMMIT_RECORDS
+            or time.monotonic() - self._last_commit >= COMMIT_SECONDS
+        ):
             self.commit()
 
     def commit(self) -> None:
@@ -306,9 +351,13 @@ class Store:
         self._last_commit = time.monotonic()
         if not self._pending:
             return
-        self._write(lambda db: db.executemany(
-            "INSERT OR REPLACE INTO records (job, tbl, point, lo, hi, rows, cpu, checksum, "
-            "version, payload, content) VALUES (?,?,?,?,?,?,?,?,?,?,?)", self._pending))
+        self._write(
+            lambda db: db.executemany(
+                "INSERT OR REPLACE INTO records (job, tbl, point, lo, hi, rows, cpu, checksum, "
+                "version, payload, content) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                self._pending,
+            )
+        )
         if self.keeps:
             Store.committed += len(self._pending)
         self._pending.clear()
@@ -333,22 +382,31 @@ class Store:
 
     def drop(self, job: str, table: str, point: str, lo: int) -> None:
         """Forget one record (it failed verification: its units are computed again)."""
-        self._write(lambda db: db.execute(
-            "DELETE FROM records WHERE job=? AND tbl=? AND point=? AND lo=?",
-            (job, table, point, lo)))
+        self._write(
+            lambda db: db.execute(
+                "DELETE FROM records WHERE job=? AND tbl=? AND point=? AND lo=?",
+                (job, table, point, lo),
+            )
+        )
 
     def check(self, job: str, checks: Iterable[tuple[str, str, int, str]]) -> None:
         """Note ``(table, point, lo, checksum)``: the record of that checksum was computed
         again on another worker and found the same (replicated verification)."""
         rows = [(job, table, point, lo, checksum) for table, point, lo, checksum in checks]
         if rows:
-            self._write(lambda db: db.executemany(
-                "INSERT OR REPLACE INTO checks VALUES (?,?,?,?,?)", rows))
+            self._write(
+                lambda db: db.executemany("INSERT OR REPLACE INTO checks VALUES (?,?,?,?,?)", rows)
+            )
 
     def checked(self, job: str, table: str, point: str) -> dict[int, str]:
         """``{lo: checksum}`` of a point's records that were verified on a second worker."""
-        return dict(self._rows("SELECT lo, checksum FROM checks WHERE job=? AND tbl=? AND "
-                               "point=?", (job, table, point), (int, str)))
+        return dict(
+            self._rows(
+                "SELECT lo, checksum FROM checks WHERE job=? AND tbl=? AND point=?",
+                (job, table, point),
+                (int, str),
+            )
+        )
 
     def forget_job(self, job: str) -> None:
         """Forget every record and placement of ``job`` (``--fresh``)."""
@@ -364,8 +422,11 @@ class Store:
 
     def spans(self, job: str, table: str, point: str) -> list[tuple[int, int]]:
         """``(lo, hi)`` of every record of a point, in order."""
-        return self._rows("SELECT lo, hi FROM records WHERE job=? AND tbl=? AND point=? "
-                          "ORDER BY lo", (job, table, point), (int, int))
+        return self._rows(
+            "SELECT lo, hi FROM records WHERE job=? AND tbl=? AND point=? ORDER BY lo",
+            (job, table, point),
+            (int, int),
+        )
 
     def ranges(self, job: str, table: str, point: str) -> list[tuple[int, int]]:
         """The unit ranges of a point that have records, in order, merged where they touch."""
@@ -377,8 +438,7 @@ class Store:
                 out.append([lo, hi])
         return [(a, b) for a, b in out]
 
-    def records(self, job: str, table: str, point: str, payloads: bool = True
-                ) -> Iterator[Record]:
+    def records(self, job: str, table: str, point: str, payloads: bool = True) -> Iterator[Record]:
         """A point's records in unit order (with their payloads unless asked not to)."""
         what = "payload" if payloads else "NULL"
         if payloads:  # one at a time: a point's rows may not fit in memory together
@@ -387,28 +447,41 @@ class Store:
                 if found is not None:
                     yield found
             return
-        sql = (f"SELECT {_RECORD.format(payload=what)} FROM records WHERE job=? AND tbl=? AND "
-               "point=? ORDER BY lo")
+        sql = (
+            f"SELECT {_RECORD.format(payload=what)} FROM records WHERE job=? AND tbl=? AND "
+            "point=? ORDER BY lo"
+        )
         for row in self._rows(sql, (job, table, point), _RECORD_TYPES):
             yield Record(*row)
 
     def record(self, job: str, table: str, point: str, lo: int) -> Record | None:
         """The record of a point that starts at unit ``lo``, with its payload (None if none)."""
-        rows = self._rows(f"SELECT {_RECORD.format(payload='payload')} FROM records WHERE "
-                          "job=? AND tbl=? AND point=? AND lo=?", (job, table, point, lo),
-                          _RECORD_TYPES)
+        rows = self._rows(
+            f"SELECT {_RECORD.format(payload='payload')} FROM records WHERE "
+            "job=? AND tbl=? AND point=? AND lo=?",
+            (job, table, point, lo),
+            _RECORD_TYPES,
+        )
         return Record(*rows[0]) if rows else None
 
     def has_payload(self, job: str, table: str, point: str, lo: int) -> bool:
         """Whether a record still holds its rows (it is not compacted)."""
-        rows = self._rows("SELECT payload IS NOT NULL FROM records WHERE job=? AND tbl=? "
-                          "AND point=? AND lo=?", (job, table, point, lo), (int,))
+        rows = self._rows(
+            "SELECT payload IS NOT NULL FROM records WHERE job=? AND tbl=? AND point=? AND lo=?",
+            (job, table, point, lo),
+            (int,),
+        )
         return bool(rows and rows[0][0])
 
     # ------------------------------------------------------------------ generations
 
-    def place(self, job: str, gen: int, placements: Iterable[Placement],
-              contents: Iterable[tuple[str, str, int, str]] = ()) -> None:
+    def place(
+        self,
+        job: str,
+        gen: int,
+        placements: Iterable[Placement],
+        contents: Iterable[tuple[str, str, int, str]] = (),
+    ) -> None:
         """Record where each record's rows sit in generation ``gen`` (before it is published),
         and the ``(table, point, lo, content)`` of records that had no content digest."""
         rows = [(job, gen, p.table, p.point, p.lo, p.row) for p in placements]
@@ -417,15 +490,19 @@ class Store:
         def place(db):
             db.execute("DELETE FROM placements WHERE job=? AND gen=?", (job, gen))
             db.executemany("INSERT INTO placements VALUES (?,?,?,?,?,?)", rows)
-            db.executemany("UPDATE records SET content=? WHERE job=? AND tbl=? AND point=? AND "
-                           "lo=?", filled)
+            db.executemany(
+                "UPDATE records SET content=? WHERE job=? AND tbl=? AND point=? AND lo=?", filled
+            )
 
         self._write(place)
 
     def placement(self, job: str, gen: int, table: str, point: str, lo: int) -> int | None:
         """The first row of a record in generation ``gen``'s table, or None."""
-        rows = self._rows("SELECT row FROM placements WHERE job=? AND gen=? AND tbl=? AND "
-                          "point=? AND lo=?", (job, gen, table, point, lo), (int,))
+        rows = self._rows(
+            "SELECT row FROM placements WHERE job=? AND gen=? AND tbl=? AND point=? AND lo=?",
+            (job, gen, table, point, lo),
+            (int,),
+        )
         return rows[0][0] if rows else None
 
     def compact(self, job: str, gen: int, tables: Iterable[str]) -> None:
@@ -441,7 +518,9 @@ class Store:
                     "UPDATE records SET payload = NULL WHERE job=? AND tbl=? AND payload IS NOT "
                     "NULL AND content IS NOT NULL AND EXISTS (SELECT 1 FROM placements p WHERE "
                     "p.job=records.job AND p.gen=? AND p.tbl=records.tbl AND "
-                    "p.point=records.point AND p.lo=records.lo)", (job, table, gen))
+                    "p.point=records.point AND p.lo=records.lo)",
+                    (job, table, gen),
+                )
             db.execute("DELETE FROM placements WHERE job=? AND gen<>?", (job, gen))
 
         self._write(compact)
@@ -460,14 +539,20 @@ class Store:
         """Delete ``job``'s records whose (table, point) is not in ``keep`` and whose payload
         is gone (they can never be used again); return how many."""
         keep = set(keep)
-        stale = [(t, p) for t, p in self._rows("SELECT DISTINCT tbl, point FROM records WHERE "
-                                                "job=?", (job,), (str, str))
-                 if (t, p) not in keep]
+        stale = [
+            (t, p)
+            for t, p in self._rows(
+                "SELECT DISTINCT tbl, point FROM records WHERE job=?", (job,), (str, str)
+            )
+            if (t, p) not in keep
+        ]
 
         def forget(db):
             for t, p in stale:
-                db.execute("DELETE FROM records WHERE job=? AND tbl=? AND point=? AND "
-                           "payload IS NULL", (job, t, p))
+                db.execute(
+                    "DELETE FROM records WHERE job=? AND tbl=? AND point=? AND payload IS NULL",
+                    (job, t, p),
+                )
 
         self._write(forget)
         return len(stale)
@@ -488,8 +573,12 @@ def read_only(path: str | Path, owner: str | None = None) -> tuple[Store | None,
         quiet = "" if Path(f"{path}-wal").exists() else "&immutable=1"
 
         def connect():
-            store.db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro{quiet}", uri=True,
-                                       isolation_level=None, timeout=BUSY_SECONDS)
+            store.db = sqlite3.connect(
+                f"{path.resolve().as_uri()}?mode=ro{quiet}",
+                uri=True,
+                isolation_level=None,
+                timeout=BUSY_SECONDS,
+            )
             store.db.execute("SELECT count(*) FROM records").fetchone()
 
         store._call(connect)

@@ -27,9 +27,22 @@ from boardsweep.solvers.contract import Column, Table
 
 from .errors import InputError
 
-__all__ = ["check_columns", "open_parquet", "ParquetRows", "file_digest", "to_payload",
-           "from_payload", "atomic_file", "write_parquet", "ParquetSink", "read_parquet",
-           "writable_folder", "no_space", "regular_file", "BATCH_ROWS"]
+__all__ = [
+    "check_columns",
+    "open_parquet",
+    "ParquetRows",
+    "file_digest",
+    "to_payload",
+    "from_payload",
+    "atomic_file",
+    "write_parquet",
+    "ParquetSink",
+    "read_parquet",
+    "writable_folder",
+    "no_space",
+    "regular_file",
+    "BATCH_ROWS",
+]
 
 BATCH_ROWS = 1 << 20  # rows per batch when a set is checked or read in pieces
 
@@ -57,8 +70,9 @@ def _what(column: Column) -> str:
     return str(t)
 
 
-def check_columns(table: pa.Table, spec: Table, source: str, first_row: int = 0,
-                  what: str = "set") -> pa.Table:
+def check_columns(
+    table: pa.Table, spec: Table, source: str, first_row: int = 0, what: str = "set"
+) -> pa.Table:
     """``table``'s declared columns, checked and converted to their declared types.
 
     :class:`InputError` names ``source`` and the first row at fault (``first_row`` is the
@@ -67,13 +81,17 @@ def check_columns(table: pa.Table, spec: Table, source: str, first_row: int = 0,
     names = [c.name for c in spec.columns]
     twice = sorted({n for n in table.column_names if table.column_names.count(n) > 1})
     if twice:  # which of the two is meant cannot be told
-        raise InputError(f"not a {what}: column(s) {', '.join(twice)} appear more than once",
-                         source)
-    missing = [c.name for c in spec.columns if c.name not in table.column_names
-               and not c.nullable]  # a nullable column left out is all nulls
+        raise InputError(
+            f"not a {what}: column(s) {', '.join(twice)} appear more than once", source
+        )
+    missing = [
+        c.name for c in spec.columns if c.name not in table.column_names and not c.nullable
+    ]  # a nullable column left out is all nulls
     if missing:
-        raise InputError(f"not a {what}: missing column(s) {', '.join(missing)} (expected "
-                         f"{', '.join(names)})", source)
+        raise InputError(
+            f"not a {what}: missing column(s) {', '.join(missing)} (expected {', '.join(names)})",
+            source,
+        )
     out = {}
     for column in spec.columns:
         if column.name not in table.column_names:
@@ -81,12 +99,14 @@ def check_columns(table: pa.Table, spec: Table, source: str, first_row: int = 0,
             continue
         data = table.column(column.name)
         if not _kind_ok(column, data.type):
-            raise InputError(f"column '{column.name}' holds {data.type}: expected "
-                             f"{_what(column)}", source)
+            raise InputError(
+                f"column '{column.name}' holds {data.type}: expected {_what(column)}", source
+            )
         if data.null_count and not column.nullable:
             row = first_row + pc.index(pc.is_null(data), True).as_py()
-            raise InputError(f"column '{column.name}', row {row}: null: expected "
-                             f"{_what(column)}", source)
+            raise InputError(
+                f"column '{column.name}', row {row}: null: expected {_what(column)}", source
+            )
         if pa.types.is_integer(column.type) and not data.type.equals(column.type):
             _fits(data, column, source, first_row)
         if pa.types.is_floating(column.type) and len(data) - data.null_count:
@@ -94,14 +114,16 @@ def check_columns(table: pa.Table, spec: Table, source: str, first_row: int = 0,
                 _fits(data, Column(column.name, pa.int64(), ""), source, first_row, 2**53)
             elif pc.any(pc.is_nan(data)).as_py():
                 row = first_row + pc.index(pc.is_nan(data), True).as_py()
-                raise InputError(f"column '{column.name}', row {row}: NaN: expected a number",
-                                 source)
+                raise InputError(
+                    f"column '{column.name}', row {row}: NaN: expected a number", source
+                )
         out[column.name] = data.cast(column.type, safe=True)
     return pa.table(out)
 
 
-def _fits(data: pa.ChunkedArray, column: Column, source: str, first_row: int,
-          limit: int | None = None) -> None:
+def _fits(
+    data: pa.ChunkedArray, column: Column, source: str, first_row: int, limit: int | None = None
+) -> None:
     """InputError at the first value of ``data`` that does not fit ``column``'s integer type
     (or ``-limit..limit``)."""
     if len(data) == data.null_count:
@@ -114,12 +136,14 @@ def _fits(data: pa.ChunkedArray, column: Column, source: str, first_row: int,
     if pa.types.is_unsigned_integer(data.type):
         bad = pc.greater(data, pa.scalar(hi, pa.uint64()))
     else:
-        bad = pc.or_(pc.less(data, pa.scalar(lo, pa.int64())),
-                     pc.greater(data, pa.scalar(hi, pa.int64())))
+        bad = pc.or_(
+            pc.less(data, pa.scalar(lo, pa.int64())), pc.greater(data, pa.scalar(hi, pa.int64()))
+        )
     row = pc.index(bad, True).as_py()
     value = data[row].as_py()
-    raise InputError(f"column '{column.name}', row {first_row + row}: {value} does not fit "
-                     f"{column.type}", source)
+    raise InputError(
+        f"column '{column.name}', row {first_row + row}: {value} does not fit {column.type}", source
+    )
 
 
 def regular_file(path: str | Path) -> None:
@@ -131,8 +155,9 @@ def regular_file(path: str | Path) -> None:
     except (OSError, ValueError):
         return
     if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-        raise InputError("is not a regular file (a FIFO, a device or a socket): expected a "
-                         "file", str(path))
+        raise InputError(
+            "is not a regular file (a FIFO, a device or a socket): expected a file", str(path)
+        )
 
 
 def open_parquet(path: str | Path, what: str = "Parquet file") -> pq.ParquetFile:
@@ -262,11 +287,16 @@ def writable_folder(path: str | Path, folder: bool = False) -> None:
     long = max((len(os.fsencode(part)) for part in path.parts), default=0)
     most = PATH_BYTES if folder else 4095  # a run's folders hold its store; a file, Linux's
     if long > NAME_BYTES or len(os.fsencode(str(path.absolute()))) > most:
-        raise InputError(f"the name is too long: at most {NAME_BYTES} bytes a name and "
-                         f"{most} in all", _shown(path)) from None
+        raise InputError(
+            f"the name is too long: at most {NAME_BYTES} bytes a name and {most} in all",
+            _shown(path),
+        ) from None
     if path.exists() and path.is_dir() != folder:
-        raise InputError(f"cannot write here: it is a {'file' if folder else 'folder'}, "
-                         f"expected a {'folder' if folder else 'file'}", str(path))
+        raise InputError(
+            f"cannot write here: it is a {'file' if folder else 'folder'}, "
+            f"expected a {'folder' if folder else 'file'}",
+            str(path),
+        )
     base = path if folder and path.is_dir() else path.absolute().parent
     while not base.exists() and not base.is_symlink():
         base = base.parent
@@ -329,18 +359,23 @@ class ParquetSink:
     file's key-value ``metadata`` goes in its footer."""
 
     def __init__(self, path: str | Path, schema: pa.Schema, metadata: dict[str, str] | None = None):
-        self.schema = schema.with_metadata({**(schema.metadata or {}),
-                                            **{k.encode(): v.encode() for k, v in
-                                               (metadata or {}).items()}})
-        self.writer = pq.ParquetWriter(str(path), self.schema, compression="zstd",
-                                       write_page_checksum=True)
+        self.schema = schema.with_metadata(
+            {
+                **(schema.metadata or {}),
+                **{k.encode(): v.encode() for k, v in (metadata or {}).items()},
+            }
+        )
+        self.writer = pq.ParquetWriter(
+            str(path), self.schema, compression="zstd", write_page_checksum=True
+        )
         self.rows = 0
 
     def write(self, table: pa.Table) -> None:
         """Append ``table`` (its columns must match the schema's, in order and type)."""
         if table.num_rows:
-            self.writer.write_table(table.replace_schema_metadata(self.schema.metadata)
-                                    .cast(self.schema, safe=True))
+            self.writer.write_table(
+                table.replace_schema_metadata(self.schema.metadata).cast(self.schema, safe=True)
+            )
             self.rows += table.num_rows
 
     def close(self) -> None:
@@ -348,8 +383,12 @@ class ParquetSink:
         self.writer.close()
 
 
-def write_parquet(path: str | Path, tables: Iterable[pa.Table], schema: pa.Schema,
-                  metadata: dict[str, str] | None = None) -> int:
+def write_parquet(
+    path: str | Path,
+    tables: Iterable[pa.Table],
+    schema: pa.Schema,
+    metadata: dict[str, str] | None = None,
+) -> int:
     """Write ``tables`` into ``path`` (no temp file: the caller owns the folder); return rows."""
     sink = ParquetSink(path, schema, metadata)
     try:

@@ -33,8 +33,16 @@ from boardsweep import solvers
 from .errors import ClusterError
 from .progress import Status
 
-__all__ = ["warm_up", "warm_workers", "Compiles", "compiling", "cache_misses", "progress_line",
-           "EVENTS", "REPORT_SECONDS"]
+__all__ = [
+    "warm_up",
+    "warm_workers",
+    "Compiles",
+    "compiling",
+    "cache_misses",
+    "progress_line",
+    "EVENTS",
+    "REPORT_SECONDS",
+]
 
 EVENTS = "boardsweep-warm-up"  # the Dask event topic of the workers' reports
 REPORT_SECONDS = 10.0
@@ -138,8 +146,9 @@ def warm_up(problems: list[str], first: int = 0, run: str = "") -> dict:
     Returns the seconds it took and when it started (``started``, the epoch), and per problem
     when it began (``began``), the seconds and the kernels this process compiled."""
     start, started = time.perf_counter(), time.time()
-    pending = problems[first % len(problems):] + problems[:first % len(problems)] \
-        if problems else []
+    pending = (
+        problems[first % len(problems) :] + problems[: first % len(problems)] if problems else []
+    )
     done: dict[str, dict] = {}
     while pending:
         taken = [(name, fd) for name in list(pending) if (fd := _take(name, False)) is not None]
@@ -155,19 +164,35 @@ def warm_up(problems: list[str], first: int = 0, run: str = "") -> dict:
                 at = {"step": 0}
 
                 def note(count: int, name=name, steps=steps, at=at) -> None:
-                    _report(run, state="step", problem=name, step=at["step"], steps=steps,
-                            functions=count)
+                    _report(
+                        run,
+                        state="step",
+                        problem=name,
+                        step=at["step"],
+                        steps=steps,
+                        functions=count,
+                    )
 
                 with compiling(tuple(problem.modules), note) as counter:
+
                     def step(done: int, total: int, name=name, at=at, counter=counter) -> None:
                         at["step"] = done
-                        _report(run, state="step", problem=name, step=done, steps=total,
-                                functions=counter.count)
+                        _report(
+                            run,
+                            state="step",
+                            problem=name,
+                            step=done,
+                            steps=total,
+                            functions=counter.count,
+                        )
 
                     problem.warm_up(step)
                 problem.version  # noqa: B018 - hashes the problem's sources once, before tasks
-                done[name] = {"seconds": time.perf_counter() - began, "began": wall,
-                              "compiled": cache_misses(problem) - before}
+                done[name] = {
+                    "seconds": time.perf_counter() - began,
+                    "began": wall,
+                    "compiled": cache_misses(problem) - before,
+                }
                 _report(run, state="done", problem=name, **done[name])
             finally:
                 os.close(fd)  # releases the lock: the next worker loads what this one compiled
@@ -187,9 +212,19 @@ def warm_workers(client, problems: list[str], timeout: float = 3600.0) -> dict[s
 
     workers = sorted(client.scheduler_info()["workers"])
     run = uuid.uuid4().hex
-    futures = {client.submit(warm_up, problems, i, run, workers=[w], allow_other_workers=False,
-                             pure=False, key=f"boardsweep-warm-up-{run}-{i}"): w
-               for i, w in enumerate(workers)}
+    futures = {
+        client.submit(
+            warm_up,
+            problems,
+            i,
+            run,
+            workers=[w],
+            allow_other_workers=False,
+            pure=False,
+            key=f"boardsweep-warm-up-{run}-{i}",
+        ): w
+        for i, w in enumerate(workers)
+    }
     start = time.monotonic()
     # the first line comes sooner: the cluster's start was silent already
     status = Status(interval=REPORT_SECONDS, first=REPORT_SECONDS / 2)
@@ -201,15 +236,17 @@ def warm_workers(client, problems: list[str], timeout: float = 3600.0) -> dict[s
             except TimeoutError:
                 elapsed = time.monotonic() - start
                 if elapsed > timeout:
-                    raise ClusterError(f"the workers' kernels were not ready after "
-                                       f"{elapsed:.0f} s") from None
+                    raise ClusterError(
+                        f"the workers' kernels were not ready after {elapsed:.0f} s"
+                    ) from None
                 gone = set(futures.values()) - set(client.scheduler_info()["workers"])
                 futures = {f: w for f, w in futures.items() if w not in gone}
                 if not futures:
                     break
                 if status.due():
-                    text, share = progress_line(client.get_events(EVENTS), run, problems,
-                                                len(futures), elapsed)
+                    text, share = progress_line(
+                        client.get_events(EVENTS), run, problems, len(futures), elapsed
+                    )
                     status.show(text, share)
         return {w: f.result() for f, w in futures.items() if f.status == "finished"}
     finally:
@@ -218,8 +255,9 @@ def warm_workers(client, problems: list[str], timeout: float = 3600.0) -> dict[s
             future.release()
 
 
-def progress_line(events, run: str, problems: list[str], workers: int,
-                  elapsed: float) -> tuple[str, float]:
+def progress_line(
+    events, run: str, problems: list[str], workers: int, elapsed: float
+) -> tuple[str, float]:
     """What the workers of warm-up ``run`` are doing, from their ``events`` ((time, message)
     pairs), in one line, and the share of the warm-up done (steps, over all workers):
     ``compiling P kernels (first run on this machine): 1 of 3 steps, 12 functions compiled;
@@ -246,14 +284,18 @@ def progress_line(events, run: str, problems: list[str], workers: int,
         m = max(at_work, key=lambda m: (m.get("functions", 0), m.get("step", 0)))
         steps = f"{m.get('step', 0)} of {m['steps']} steps" if m.get("steps") else "starting"
         if m.get("functions"):
-            parts.append(f"compiling {p} kernels (first run on this machine): {steps}, "
-                         f"{m['functions']} functions compiled")
+            parts.append(
+                f"compiling {p} kernels (first run on this machine): {steps}, "
+                f"{m['functions']} functions compiled"
+            )
         else:
             parts.append(f"loading {p} kernels: {steps}")
         done_steps += sum(m.get("step", 0) / m["steps"] for m in at_work if m.get("steps"))
     if ready:
-        parts.append("ready: " + ", ".join(f"{p} ({ready[p]} of {workers} workers)"
-                                           for p in problems if p in ready))
+        parts.append(
+            "ready: "
+            + ", ".join(f"{p} ({ready[p]} of {workers} workers)" for p in problems if p in ready)
+        )
     text = "kernels: " + ("; ".join(parts) if parts else "starting")
     share = (sum(ready.values()) + done_steps) / max(1, workers * len(problems))
     return f"{text}; {elapsed:.0f} s", min(1.0, share)

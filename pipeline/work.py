@@ -60,8 +60,10 @@ def run_bundle(problem_name: str, version: str, items: list[Item]) -> list[Outco
     problem = solvers.get(problem_name)
     here = _worker_address()
     if problem.version != version:
-        error = (f"code version mismatch: {problem_name} is version {problem.version} on this "
-                 f"worker but {version} on the driver (install the same boardsweep everywhere)")
+        error = (
+            f"code version mismatch: {problem_name} is version {problem.version} on this "
+            f"worker but {version} on the driver (install the same boardsweep everywhere)"
+        )
         return [Outcome(None, "", 0, 0.0, error, worker=here) for _ in items]
     out = []
     for item in items:
@@ -70,26 +72,44 @@ def run_bundle(problem_name: str, version: str, items: list[Item]) -> list[Outco
             table = problem.compute(item.point, item.lo, item.hi, item.rows)
             expected = problem.table(item.point.table).compute_schema()
             if not table.schema.equals(expected):
-                raise TypeError(f"{problem_name}.compute returned columns {table.schema} for "
-                                f"table {item.point.table}, expected {expected}")
+                raise TypeError(
+                    f"{problem_name}.compute returned columns {table.schema} for "
+                    f"table {item.point.table}, expected {expected}"
+                )
             payload = to_payload(table)
-        except Exception as exc:  # noqa: BLE001 - reported as the task's own failure
-            out.append(Outcome(None, "", 0, time.thread_time() - start,
-                               f"{type(exc).__name__}: {exc}", traceback.format_exc(),
-                               worker=here))
+        except Exception as exc:
+            out.append(
+                Outcome(
+                    None,
+                    "",
+                    0,
+                    time.thread_time() - start,
+                    f"{type(exc).__name__}: {exc}",
+                    traceback.format_exc(),
+                    worker=here,
+                )
+            )
             continue
-        checksum = record_checksum(problem_name, version, item.point.table, item.point_id,
-                                   item.lo, item.hi, payload)
+        checksum = record_checksum(
+            problem_name, version, item.point.table, item.point_id, item.lo, item.hi, payload
+        )
         content = rows_digest(table)
         measured = problem.table(item.point.table).measured
-        out.append(Outcome(payload, checksum, table.num_rows, time.thread_time() - start,
-                           content=content, worker=here,
-                           answer=answer_digest(table, measured, content)))
+        out.append(
+            Outcome(
+                payload,
+                checksum,
+                table.num_rows,
+                time.thread_time() - start,
+                content=content,
+                worker=here,
+                answer=answer_digest(table, measured, content),
+            )
+        )
     return out
 
 
-def answer_digest(table: pa.Table, measured: tuple[str, ...], content: str | None = None
-                  ) -> str:
+def answer_digest(table: pa.Table, measured: tuple[str, ...], content: str | None = None) -> str:
     """The digest two computations of one unit must agree on: the rows without their
     ``measured`` columns (times); ``content`` when the table has none."""
     if not measured and content is not None:

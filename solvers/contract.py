@@ -63,10 +63,25 @@ import pyarrow as pa
 from .schema import Choice, Context, Field, FilePath, OneOf, ParamError, Record, Validator
 
 __all__ = [
-    "COUNT_TYPE", "COUNT_DIGITS", "Column", "Table", "Point", "FormatError", "ParamError",
-    "SolveCommand", "Judge", "Report", "Problem", "CountProblem", "InstanceProblem",
-    "Exhaustive", "Crosscheck",
-    "count_columns", "count_arrays", "count_value", "canonical",
+    "COUNT_TYPE",
+    "COUNT_DIGITS",
+    "Column",
+    "Table",
+    "Point",
+    "FormatError",
+    "ParamError",
+    "SolveCommand",
+    "Judge",
+    "Report",
+    "Problem",
+    "CountProblem",
+    "InstanceProblem",
+    "Exhaustive",
+    "Crosscheck",
+    "count_columns",
+    "count_arrays",
+    "count_value",
+    "canonical",
 ]
 
 COUNT_DIGITS = 38
@@ -111,10 +126,24 @@ class Column:
 def count_columns(name: str, doc: str, unit: str = "") -> tuple[Column, Column]:
     """The two columns of an exact count: ``name`` (decimal128(38, 0), null when the count has
     more than 38 digits) and ``name_text`` (its decimal digits, always present)."""
-    return (Column(name, COUNT_TYPE, f"{doc} (null if it has more than {COUNT_DIGITS} digits: "
-                   f"see {name}_text)", unit, "count", nullable=True),
-            Column(f"{name}_text", pa.string(), f"{doc}, exact, as decimal digits", unit,
-                   "count_text", nullable=True))
+    return (
+        Column(
+            name,
+            COUNT_TYPE,
+            f"{doc} (null if it has more than {COUNT_DIGITS} digits: see {name}_text)",
+            unit,
+            "count",
+            nullable=True,
+        ),
+        Column(
+            f"{name}_text",
+            pa.string(),
+            f"{doc}, exact, as decimal digits",
+            unit,
+            "count_text",
+            nullable=True,
+        ),
+    )
 
 
 def count_arrays(values: Sequence[int | None]) -> tuple[pa.Array, pa.Array]:
@@ -124,8 +153,10 @@ def count_arrays(values: Sequence[int | None]) -> tuple[pa.Array, pa.Array]:
     if any(v is not None and v < 0 for v in ints):
         raise ValueError("a count cannot be negative")
     small = [None if v is None or v >= _COUNT_LIMIT else Decimal(v) for v in ints]
-    return (pa.array(small, COUNT_TYPE),
-            pa.array([None if v is None else str(v) for v in ints], pa.string()))
+    return (
+        pa.array(small, COUNT_TYPE),
+        pa.array([None if v is None else str(v) for v in ints], pa.string()),
+    )
 
 
 def count_value(text: str | None) -> int | None:
@@ -134,8 +165,7 @@ def count_value(text: str | None) -> int | None:
 
 
 SUM_COLUMNS = (
-    Column("units", pa.int64(), "work units of the point merged into this row", "units",
-           "sum"),
+    Column("units", pa.int64(), "work units of the point merged into this row", "units", "sum"),
     Column("cpu_seconds", pa.float64(), "CPU seconds the tasks of this row took", "s", "sum"),
 )
 
@@ -163,8 +193,10 @@ class Table:
         if self.merge == "sum":
             for c in self.columns:
                 if (c.name in self.keys) != (c.role == "key") or c.role == "value":
-                    raise ValueError(f"table {self.name}: in a sum table column {c.name} must "
-                                     "be a key (listed in keys) or a count/sum column")
+                    raise ValueError(
+                        f"table {self.name}: in a sum table column {c.name} must "
+                        "be a key (listed in keys) or a count/sum column"
+                    )
 
     @property
     def all_columns(self) -> tuple[Column, ...]:
@@ -173,9 +205,12 @@ class Table:
 
     def schema(self) -> pa.Schema:
         """The published schema, each field carrying its doc and unit as metadata."""
-        return pa.schema([pa.field(c.name, c.type, c.nullable,
-                                   metadata={"doc": c.doc, "unit": c.unit})
-                          for c in self.all_columns])
+        return pa.schema(
+            [
+                pa.field(c.name, c.type, c.nullable, metadata={"doc": c.doc, "unit": c.unit})
+                for c in self.all_columns
+            ]
+        )
 
     def compute_schema(self) -> pa.Schema:
         """The schema ``compute`` returns: the declared columns only."""
@@ -221,8 +256,7 @@ class Point:
     units: int
     seconds: float
     label: str
-    costs: Callable[[int, int], np.ndarray] | None = field(default=None, compare=False,
-                                                           repr=False)
+    costs: Callable[[int, int], np.ndarray] | None = field(default=None, compare=False, repr=False)
     rows: float | None = None
 
     @cached_property
@@ -263,8 +297,10 @@ class Judge:
     """
 
     read: Callable[[str], dict | pa.Table]
-    write: Callable[[Mapping[str, Iterator[pa.RecordBatch]], Mapping[str, Any],
-                     Callable[[str], None]], Iterator[bytes]]
+    write: Callable[
+        [Mapping[str, Iterator[pa.RecordBatch]], Mapping[str, Any], Callable[[str], None]],
+        Iterator[bytes],
+    ]
 
 
 @dataclass
@@ -398,13 +434,13 @@ class CountProblem(Problem):
 
     kind = "count"
 
-    def outputs(self, params):  # noqa: D102
+    def outputs(self, params):
         return self.outputs_of(params)
 
-    def points(self, params, table):  # noqa: D102
+    def points(self, params, table):
         return self.points_of(params, table)
 
-    def compute(self, point, lo, hi, rows=None):  # noqa: D102
+    def compute(self, point, lo, hi, rows=None):
         return self.compute_units(point, lo, hi)
 
 
@@ -479,20 +515,29 @@ class InstanceProblem(Problem):
     tables: tuple[Table, ...] = ()
 
     def __post_init__(self) -> None:
-        sources = {"ingest": FilePath("a seed-format text file"),
-                   "parquet": FilePath("a Parquet set file"),
-                   "generate": self.generate_params}
+        sources = {
+            "ingest": FilePath("a seed-format text file"),
+            "parquet": FilePath("a Parquet set file"),
+            "generate": self.generate_params,
+        }
         if self.exhaustive is not None:
             sources["all"] = self.exhaustive.params
         source = OneOf(sources)
-        fields = {self.set_key: Field(source, required=True,
-                                      doc=f"the {self.set_key}: " + ", ".join(sources))}
+        fields = {
+            self.set_key: Field(
+                source, required=True, doc=f"the {self.set_key}: " + ", ".join(sources)
+            )
+        }
         if self.summary is not None:
-            keep = Field(Choice((self.set_key, "summary")), default=self.set_key,
-                         doc=f"{self.set_key}: a row of {self.result.name} per instance; "
-                         f"summary: the histograms of {self.summary.name} per group")
-            object.__setattr__(self, "options", Record({**self.options.fields, "keep": keep},
-                                                       self.options.what))
+            keep = Field(
+                Choice((self.set_key, "summary")),
+                default=self.set_key,
+                doc=f"{self.set_key}: a row of {self.result.name} per instance; "
+                f"summary: the histograms of {self.summary.name} per group",
+            )
+            object.__setattr__(
+                self, "options", Record({**self.options.fields, "keep": keep}, self.options.what)
+            )
         fields.update(self.options.fields)
         object.__setattr__(self, "params", Record(fields, f"an {self.name} job"))
         tables = (self.result, self.set_table)
@@ -502,14 +547,14 @@ class InstanceProblem(Problem):
             tables += (self.summary,)
         object.__setattr__(self, "tables", tables)
 
-    def outputs(self, params):  # noqa: D102
+    def outputs(self, params):
         if params[self.set_key][0] == "all":
             return (self.exhaustive.table.name,)
         if params.get("keep") == "summary":
             return (self.summary.name,)
         return (self.result.name,)
 
-    def points(self, params, table):  # noqa: D102
+    def points(self, params, table):
         kind, source = params[self.set_key]
         if kind == "all":
             return self.exhaustive.points(source)
@@ -524,22 +569,40 @@ class InstanceProblem(Problem):
     def _solving(self, group: Point, options: Mapping, table: str) -> Point:
         """The point of ``table`` (result or summary) that solves a generated group."""
         per = float(self.costs(self._shape(group), options)[0])
-        return Point(table, {"generate": group.params, "options": dict(options)},
-                     group.units, per * group.units, group.label)
+        return Point(
+            table,
+            {"generate": group.params, "options": dict(options)},
+            group.units,
+            per * group.units,
+            group.label,
+        )
 
     def _shape(self, group: Point) -> dict[str, np.ndarray]:
         """The cost columns of a generated group's instances (a group's params hold them)."""
         return {c: np.array([group.params[c]]) for c in self.cost_columns}
 
-    def set_point(self, digest: str, rows: int, seconds: float, options: Mapping, label: str,
-                  costs: Callable[[int, int], np.ndarray] | None = None,
-                  table: str | None = None) -> Point:
+    def set_point(
+        self,
+        digest: str,
+        rows: int,
+        seconds: float,
+        options: Mapping,
+        label: str,
+        costs: Callable[[int, int], np.ndarray] | None = None,
+        table: str | None = None,
+    ) -> Point:
         """The point of a set read from a file (``digest``: its contents' hash) for ``table``
         (default the result table)."""
-        return Point(table or self.result.name, {"set": digest, "options": dict(options)}, rows,
-                     seconds, label, costs)
+        return Point(
+            table or self.result.name,
+            {"set": digest, "options": dict(options)},
+            rows,
+            seconds,
+            label,
+            costs,
+        )
 
-    def compute(self, point, lo, hi, rows=None):  # noqa: D102
+    def compute(self, point, lo, hi, rows=None):
         if self.exhaustive is not None and point.table == self.exhaustive.table.name:
             return self.exhaustive.compute(point, lo, hi)
         if point.table == self.set_table.name:
@@ -553,11 +616,15 @@ class InstanceProblem(Problem):
 
     def _generated(self, point: Point, lo: int, hi: int) -> pa.Table:
         """Instances ``lo..hi-1`` of the generated group a solving point stands for."""
-        return self.generate(Point(self.set_table.name, point.params["generate"], point.units,
-                                   0.0, point.label), lo, hi)
+        return self.generate(
+            Point(self.set_table.name, point.params["generate"], point.units, 0.0, point.label),
+            lo,
+            hi,
+        )
 
-    def _solved(self, point: Point, lo: int, hi: int, rows: pa.Table | None,
-                options: Mapping) -> Iterator[pa.Table]:
+    def _solved(
+        self, point: Point, lo: int, hi: int, rows: pa.Table | None, options: Mapping
+    ) -> Iterator[pa.Table]:
         """Result rows of instances ``lo..hi-1``, solved :data:`SUMMARY_CHUNK` at a time (the
         memory of a summary task does not grow with its length)."""
         for a in range(lo, hi, SUMMARY_CHUNK):

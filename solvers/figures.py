@@ -14,8 +14,17 @@ from typing import Any
 
 __presentation__ = True  # presents results, decides none (solvers.identity)
 
-__all__ = ["MAX_WIDTH", "MAX_HEIGHT", "MOST_LEGEND", "scaled", "new_figure", "series_colours",
-           "label_series", "plain_log_ticks", "confidence"]
+__all__ = [
+    "MAX_WIDTH",
+    "MAX_HEIGHT",
+    "MOST_LEGEND",
+    "scaled",
+    "new_figure",
+    "series_colours",
+    "label_series",
+    "plain_log_ticks",
+    "confidence",
+]
 
 MAX_WIDTH = 16.0  # inches: 1600 pixels at the 100 dpi reports are saved at
 MAX_HEIGHT = 20.0
@@ -33,8 +42,7 @@ def new_figure(width: float, height: float, **subplots: Any) -> tuple[Any, Any]:
     and its axes (``subplots`` as for :meth:`Figure.subplots`)."""
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(min(width, MAX_WIDTH), min(height, MAX_HEIGHT)),
-                 layout="constrained")
+    fig = Figure(figsize=(min(width, MAX_WIDTH), min(height, MAX_HEIGHT)), layout="constrained")
     return fig, fig.subplots(**subplots)
 
 
@@ -52,8 +60,16 @@ def series_colours(values: Sequence[float], log: bool = False) -> tuple[list, An
     return [cmap(norm(v)) for v in values], norm, cmap
 
 
-def label_series(fig: Any, ax: Any, count: int, norm: Any, cmap: Any, what: str,
-                 legend_title: str | None = None, extra: Sequence[Any] = ()) -> None:
+def label_series(
+    fig: Any,
+    ax: Any,
+    count: int,
+    norm: Any,
+    cmap: Any,
+    what: str,
+    legend_title: str | None = None,
+    extra: Sequence[Any] = (),
+) -> None:
     """A legend of the labelled series when there are at most :data:`MOST_LEGEND` of them,
     else a colour bar saying what the colours mean (``what``, with its unit); ``extra``
     handles (what line styles mean) join the legend either way, placed where it hides least."""
@@ -86,4 +102,4 @@ def plain_log_ticks(axis: Any) -> None:
 def confidence(mean: float, sd: float, n: float) -> float:
     """The half-width of the 95% confidence interval of a mean: 1.96 sd / sqrt(n) (0 for
     fewer than two observations)."""
-    return Z95 * sd / n ** 0.5 if n > 1 else 0.0
+    return Z95 * sd / n**0.5 if n > 1 else 0.0

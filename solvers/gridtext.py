@@ -18,8 +18,19 @@ from typing import NamedTuple
 import numpy as np
 import pyarrow as pa
 
-__all__ = ["MOST_BYTES", "chunk_ranges", "strings", "int32_lists", "Codes", "codes",
-           "first_bad_grid", "SIZE", "LARGE", "LENGTH", "CHAR"]
+__all__ = [
+    "MOST_BYTES",
+    "chunk_ranges",
+    "strings",
+    "int32_lists",
+    "Codes",
+    "codes",
+    "first_bad_grid",
+    "SIZE",
+    "LARGE",
+    "LENGTH",
+    "CHAR",
+]
 
 MOST_BYTES = 2**31 - 1  # the most data one chunk of a 32-bit-offset Arrow array may hold
 _BAD = -128  # lookup value of a character outside the alphabet
@@ -40,8 +51,9 @@ def chunk_ranges(offsets: np.ndarray, most: int = MOST_BYTES) -> list[tuple[int,
     return out
 
 
-def strings(values: np.ndarray, offsets: np.ndarray, chars: str, base: int,
-            most: int = MOST_BYTES) -> pa.ChunkedArray:
+def strings(
+    values: np.ndarray, offsets: np.ndarray, chars: str, base: int, most: int = MOST_BYTES
+) -> pa.ChunkedArray:
     """A string column: row ``j`` spells ``values[offsets[j]:offsets[j + 1]]`` through
     ``chars`` (code ``c`` is ``chars[c - base]``), in chunks of at most ``most`` bytes."""
     offsets = np.asarray(offsets, dtype=np.int64)
@@ -51,15 +63,17 @@ def strings(values: np.ndarray, offsets: np.ndarray, chars: str, base: int,
     chunks = []
     for lo, hi in chunk_ranges(offsets, most):
         start = offsets[lo]
-        local = (offsets[lo:hi + 1] - start).astype(np.int32)
-        data = text[start - offsets[0]:offsets[hi] - offsets[0]]
-        chunks.append(pa.StringArray.from_buffers(hi - lo, pa.py_buffer(local),
-                                                  pa.py_buffer(np.ascontiguousarray(data))))
+        local = (offsets[lo : hi + 1] - start).astype(np.int32)
+        data = text[start - offsets[0] : offsets[hi] - offsets[0]]
+        chunks.append(
+            pa.StringArray.from_buffers(
+                hi - lo, pa.py_buffer(local), pa.py_buffer(np.ascontiguousarray(data))
+            )
+        )
     return pa.chunked_array(chunks, pa.string())
 
 
-def int32_lists(values: np.ndarray, offsets: np.ndarray,
-                most: int = MOST_BYTES) -> pa.ChunkedArray:
+def int32_lists(values: np.ndarray, offsets: np.ndarray, most: int = MOST_BYTES) -> pa.ChunkedArray:
     """A ``list<int32>`` column from flat values and ``k + 1`` offsets, in chunks of at most
     ``most`` values."""
     offsets = np.asarray(offsets, dtype=np.int64)
@@ -67,8 +81,8 @@ def int32_lists(values: np.ndarray, offsets: np.ndarray,
     chunks = []
     for lo, hi in chunk_ranges(offsets, most):
         start = offsets[lo]
-        local = pa.array((offsets[lo:hi + 1] - start).astype(np.int32))
-        flat = pa.array(values[start - offsets[0]:offsets[hi] - offsets[0]])
+        local = pa.array((offsets[lo : hi + 1] - start).astype(np.int32))
+        flat = pa.array(values[start - offsets[0] : offsets[hi] - offsets[0]])
         chunks.append(pa.ListArray.from_arrays(local, flat))
     return pa.chunked_array(chunks, pa.list_(pa.int32()))
 
@@ -84,8 +98,9 @@ class Codes(NamedTuple):
     bad_char: str
 
 
-def codes(column: pa.Array | pa.ChunkedArray, chars: str, base: int,
-          dtype: type = np.uint8) -> Codes:
+def codes(
+    column: pa.Array | pa.ChunkedArray, chars: str, base: int, dtype: type = np.uint8
+) -> Codes:
     """The codes of a string column (no nulls): character ``chars[i]`` is code ``i + base``."""
     text = column.cast(pa.large_string())
     if isinstance(text, pa.ChunkedArray):
@@ -96,9 +111,12 @@ def codes(column: pa.Array | pa.ChunkedArray, chars: str, base: int,
     if k == 0:
         return Codes(np.zeros(1, np.int64), np.zeros(0, dtype), -1, "")
     _, offsets_buf, data_buf = text.buffers()
-    offsets = np.frombuffer(offsets_buf, dtype=np.int64)[text.offset:text.offset + k + 1]
-    data = (np.frombuffer(data_buf, dtype=np.uint8)[offsets[0]:offsets[-1]]
-            if data_buf is not None else np.zeros(0, np.uint8))
+    offsets = np.frombuffer(offsets_buf, dtype=np.int64)[text.offset : text.offset + k + 1]
+    data = (
+        np.frombuffer(data_buf, dtype=np.uint8)[offsets[0] : offsets[-1]]
+        if data_buf is not None
+        else np.zeros(0, np.uint8)
+    )
     offsets = offsets - offsets[0]
     lookup = np.full(256, _BAD, dtype=np.int16)
     for i, char in enumerate(chars):
@@ -125,8 +143,9 @@ def codes(column: pa.Array | pa.ChunkedArray, chars: str, base: int,
 SIZE, LARGE, CHAR, LENGTH = range(4)
 
 
-def first_bad_grid(rows: np.ndarray, cols: np.ndarray, lengths: np.ndarray,
-                   expected: np.ndarray, bad_row: int) -> tuple[int, int] | None:
+def first_bad_grid(
+    rows: np.ndarray, cols: np.ndarray, lengths: np.ndarray, expected: np.ndarray, bad_row: int
+) -> tuple[int, int] | None:
     """The first bad row of a set and why (:data:`SIZE`: rows or cols < 1; :data:`LARGE`:
     2**31 cells or more; :data:`CHAR`: ``bad_row`` holds a character outside the alphabet;
     :data:`LENGTH`: ``lengths != expected``), or None; a row bad in several ways gives the

@@ -1,6 +1,7 @@
 """Code identity: a problem's version is a hash of the sources that decide its output.
 
-``version(modules)`` hashes the source of each module named and of every module they import,
+``version(modules)`` hashes what the source of each module named does (its syntax tree,
+docstrings left out, so comments and layout count for nothing) and of every module they import,
 transitively, that lives in ``boardsweep.solvers`` or in the same package as the module named
 (the top-level package of a problem from elsewhere)
 (imports anywhere in a file count, those inside functions too).  Nobody types a version in,
@@ -34,8 +35,18 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
-__all__ = ["SOLVERS", "module_file", "is_presentation", "closure", "version", "sources_hash",
-           "cache_root", "use_numba_cache", "KEEP_CACHES", "LOCATORS"]
+__all__ = [
+    "SOLVERS",
+    "module_file",
+    "is_presentation",
+    "closure",
+    "version",
+    "sources_hash",
+    "cache_root",
+    "use_numba_cache",
+    "KEEP_CACHES",
+    "LOCATORS",
+]
 
 KEEP_CACHES = 6  # numba cache folders kept (most recently used first)
 SOLVERS = __name__.rpartition(".")[0]  # this package: boardsweep.solvers
@@ -48,7 +59,7 @@ def _package_dir(top: str) -> Path | None:
     (or finding it fails: the registry's import then names the error)."""
     try:
         spec = importlib.util.find_spec(top)
-    except Exception:  # noqa: BLE001 - a parent package that raises when imported
+    except Exception:
         return None
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -59,7 +70,7 @@ def module_file(name: str) -> Path | None:
     """The source file of module ``name`` without importing it (None if not found)."""
     top, *rest = name.split(".")
     if _scope(name) == SOLVERS:
-        top, rest = SOLVERS, name.split(".")[len(SOLVERS.split(".")):]
+        top, rest = SOLVERS, name.split(".")[len(SOLVERS.split(".")) :]
     base = _package_dir(top)
     if base is None:
         try:
@@ -100,17 +111,37 @@ def _scan(data: bytes, path: Path) -> dict:
     statements as ``[level, module, [names]]`` (relative ones unresolved)."""
     tree = _parsed(data, path)
     presentation = any(
-        isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+        isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Constant)
         and node.value.value is True
         and any(isinstance(t, ast.Name) and t.id == "__presentation__" for t in node.targets)
-        for node in tree.body)
+        for node in tree.body
+    )
     imports = []
     for node in _statements(tree.body):
         if isinstance(node, ast.Import):
             imports += [[0, alias.name, []] for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             imports.append([node.level, node.module or "", [a.name for a in node.names]])
-    return {"presentation": presentation, "imports": imports}
+    return {"presentation": presentation, "imports": imports, "code": _code(tree)}
+
+
+def _code(tree: ast.Module) -> str:
+    """A sha256 of what the module does: its syntax tree written back as source
+    (``ast.unparse``) with docstrings dropped, so comments, docstrings and layout (a ``ruff
+    format`` pass) change no version and recompile nothing, while any change of behaviour
+    does."""
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            node.body = body[1:] or [ast.Pass()]
+    return hashlib.sha256(ast.unparse(tree).encode()).hexdigest()
 
 
 _FACTS: dict[str, dict] = {}  # content sha256 -> _scan of it, in this process
@@ -123,14 +154,14 @@ def _facts(path: Path) -> dict:
     try:
         data = path.read_bytes()
     except OSError:
-        return {"presentation": False, "imports": []}
+        return {"presentation": False, "imports": [], "code": ""}
     key = hashlib.sha256(data).hexdigest()
     if key in _FACTS:
         return _FACTS[key]
     memo = cache_root() / "sources" / f"{key}.json"
     try:
         facts = json.loads(memo.read_text())
-        if isinstance(facts, dict) and set(facts) == {"presentation", "imports"}:
+        if isinstance(facts, dict) and set(facts) == {"presentation", "imports", "code"}:
             _FACTS[key] = facts
             return facts
     except (OSError, ValueError):
@@ -159,7 +190,7 @@ def _imports(name: str, path: Path) -> set[str]:
     for level, module, names in _facts(path)["imports"]:
         if level:
             parts = package.split(".")
-            base = ".".join(parts[:len(parts) - level + 1])
+            base = ".".join(parts[: len(parts) - level + 1])
             module = f"{base}.{module}" if module else base
         found.add(module)
         found.update(f"{module}.{alias}" for alias in names)  # submodules
@@ -195,16 +226,14 @@ def closure(modules: Iterable[str]) -> dict[str, Path]:
         if is_presentation(path):
             continue
         todo.extend(_imports(name, path))
-    return {k: v for k, v in sorted(found.items())
-            if k not in LOCATORS and not is_presentation(v)}
+    return {k: v for k, v in sorted(found.items()) if k not in LOCATORS and not is_presentation(v)}
 
 
 def _digest(files: dict[str, Path]) -> str:
+    """A sha256 over each module's name and :func:`_code` of its source."""
     digest = hashlib.sha256()
     for name, path in files.items():
-        data = path.read_bytes()
-        digest.update(f"{name}\0{len(data)}\0".encode())
-        digest.update(data)
+        digest.update(f"{name}\0{_facts(path)['code']}\0".encode())
     return digest.hexdigest()
 
 
@@ -226,8 +255,9 @@ def sources_hash(modules: Iterable[str]) -> str:
         for path in sorted(package.rglob("*.py")):
             if is_presentation(path):
                 continue
-            files.setdefault(f"{SOLVERS}." + ".".join(path.relative_to(package).with_suffix("")
-                                                      .parts), path)
+            files.setdefault(
+                f"{SOLVERS}." + ".".join(path.relative_to(package).with_suffix("").parts), path
+            )
     return _digest(dict(sorted(files.items())))[:16]
 
 
@@ -251,11 +281,14 @@ def _writable(folder: Path) -> bool:
 def _prune(parent: Path, keep: Path) -> None:
     """Remove all but the :data:`KEEP_CACHES` most recently used cache folders."""
     try:
-        folders = sorted((p for p in parent.iterdir() if p.is_dir() and p != keep),
-                         key=lambda p: p.stat().st_mtime, reverse=True)
+        folders = sorted(
+            (p for p in parent.iterdir() if p.is_dir() and p != keep),
+            key=lambda p: p.stat().st_mtime,
+            reverse=True,
+        )
     except OSError:
         return
-    for old in folders[KEEP_CACHES - 1:]:
+    for old in folders[KEEP_CACHES - 1 :]:
         shutil.rmtree(old, ignore_errors=True)
 
 

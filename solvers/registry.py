@@ -26,8 +26,9 @@ from .schema import ParamError
 
 __all__ = ["BUILTIN", "ENTRY_POINTS", "ENV", "module_names", "problems", "get", "names"]
 
-BUILTIN = tuple(f"{__package__}.{name}" for name in ("nqueens", "queens_rooks", "max_rooks",
-                                                     "slant"))
+BUILTIN = tuple(
+    f"{__package__}.{name}" for name in ("nqueens", "queens_rooks", "max_rooks", "slant")
+)
 ENTRY_POINTS = "boardsweep.problems"
 ENV = "BOARDSWEEP_PROBLEMS"
 
@@ -47,13 +48,15 @@ def _load(modules: tuple[str, ...]) -> dict[str, Problem]:
     for name in modules:
         try:
             module = importlib.import_module(name)
-        except Exception as exc:  # noqa: BLE001 - a syntax error or a raise in it, too
-            raise ParamError(f"cannot import problem module {name!r}: "
-                             f"{type(exc).__name__}: {exc}") from None
+        except Exception as exc:
+            raise ParamError(
+                f"cannot import problem module {name!r}: {type(exc).__name__}: {exc}"
+            ) from None
         problem = getattr(module, "PROBLEM", None)
         if not isinstance(problem, Problem):
-            raise ParamError(f"module {name!r} defines no PROBLEM (a "
-                             "boardsweep.solvers.contract.Problem)")
+            raise ParamError(
+                f"module {name!r} defines no PROBLEM (a boardsweep.solvers.contract.Problem)"
+            )
         if problem.name in found:
             raise ParamError(f"two modules define a problem named {problem.name!r}")
         found[problem.name] = problem
@@ -76,7 +79,7 @@ def _builtin(name: str) -> Problem | None:
     use_numba_cache(modules)
     try:
         problem = getattr(importlib.import_module(module), "PROBLEM", None)
-    except Exception:  # noqa: BLE001 - problems() says what went wrong, in its words
+    except Exception:
         return None
     return problem if isinstance(problem, Problem) and problem.name == name else None
 

@@ -29,9 +29,25 @@ from typing import Any
 import numpy as np
 
 __all__ = [
-    "ParamError", "Context", "Validator", "Integer", "Number", "Flag", "Text", "Choice",
-    "IntegerSet", "NumberSet", "ListOf", "Pair", "Field", "Record", "OneOf", "FilePath",
-    "Either", "Raw", "key_text",
+    "ParamError",
+    "Context",
+    "Validator",
+    "Integer",
+    "Number",
+    "Flag",
+    "Text",
+    "Choice",
+    "IntegerSet",
+    "NumberSet",
+    "ListOf",
+    "Pair",
+    "Field",
+    "Record",
+    "OneOf",
+    "FilePath",
+    "Either",
+    "Raw",
+    "key_text",
 ]
 
 Key = tuple  # a path of mapping keys (str) and list indices (int)
@@ -128,20 +144,23 @@ class Integer(Validator):
     hi: int | None = None
     name: str | None = None
 
-    def check(self, value, key=(), ctx=None):  # noqa: D102
+    def check(self, value, key=(), ctx=None):
         if not _is_int(value):
             raise ParamError(f"expected {self.describe()}, not {_show(value)}", key)
         if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-            raise ParamError(f"{value} is out of range: expected "
-                             f"{_bounds(self.lo, self.hi, self.name or _name(key))}", key)
+            raise ParamError(
+                f"{value} is out of range: expected "
+                f"{_bounds(self.lo, self.hi, self.name or _name(key))}",
+                key,
+            )
         return int(value)
 
-    def parse(self, text, key=(), ctx=None):  # noqa: D102
+    def parse(self, text, key=(), ctx=None):
         if not isinstance(text, str) or not _INT_TEXT.fullmatch(text.strip()):
             raise ParamError(f"expected {self.describe()}, not {_show(text)}", key)
         return self.check(int(text.strip()), key, ctx)
 
-    def describe(self) -> str:  # noqa: D102
+    def describe(self) -> str:
         bounds = _bounds(self.lo, self.hi, self.name or "value")
         return "an integer" + (f" ({bounds})" if bounds else "")
 
@@ -153,21 +172,25 @@ class Number(Validator):
     lo: float | None = None
     hi: float | None = None
 
-    def check(self, value, key=(), ctx=None):  # noqa: D102
-        if isinstance(value, bool) or not isinstance(value, int | float) or (
-                isinstance(value, float) and not math.isfinite(value)):
+    def check(self, value, key=(), ctx=None):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or (isinstance(value, float) and not math.isfinite(value))
+        ):
             raise ParamError(f"expected {self.describe()}, not {_show(value)}", key)
         if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-            raise ParamError(f"{value} is out of range: expected "
-                             f"{_bounds(self.lo, self.hi, _name(key))}", key)
+            raise ParamError(
+                f"{value} is out of range: expected {_bounds(self.lo, self.hi, _name(key))}", key
+            )
         return float(value)
 
-    def parse(self, text, key=(), ctx=None):  # noqa: D102
+    def parse(self, text, key=(), ctx=None):
         if not isinstance(text, str) or not _FLOAT_TEXT.fullmatch(text.strip()):
             raise ParamError(f"expected {self.describe()}, not {_show(text)}", key)
         return self.check(float(text.strip()), key, ctx)
 
-    def describe(self) -> str:  # noqa: D102
+    def describe(self) -> str:
         bounds = _bounds(self.lo, self.hi)
         return "a number" + (f" ({bounds})" if bounds else "")
 
@@ -176,18 +199,18 @@ class Number(Validator):
 class Flag(Validator):
     """true or false."""
 
-    def check(self, value, key=(), ctx=None):  # noqa: D102
+    def check(self, value, key=(), ctx=None):
         if not isinstance(value, bool):
             raise ParamError(f"expected true or false, not {_show(value)}", key)
         return value
 
-    def parse(self, text, key=(), ctx=None):  # noqa: D102
+    def parse(self, text, key=(), ctx=None):
         words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
         if not isinstance(text, str) or text.strip().lower() not in words:
             raise ParamError(f"expected true or false, not {_show(text)}", key)
         return words[text.strip().lower()]
 
-    def describe(self) -> str:  # noqa: D102
+    def describe(self) -> str:
         return "true or false"
 
 
@@ -199,17 +222,20 @@ class Text(Validator):
     most: int = 4096
     what: str = "a string"
 
-    def check(self, value, key=(), ctx=None):  # noqa: D102
+    def check(self, value, key=(), ctx=None):
         if not isinstance(value, str) or not value:
             raise ParamError(f"expected {self.what}, not {_show(value)}", key)
         if len(value) > self.most:
-            raise ParamError(f"expected {self.what}, not a string of {len(value)} characters "
-                             f"(at most {self.most})", key)
+            raise ParamError(
+                f"expected {self.what}, not a string of {len(value)} characters "
+                f"(at most {self.most})",
+                key,
+            )
         if self.pattern is not None and not re.fullmatch(self.pattern, value):
             raise ParamError(f"expected {self.what}, not {_show(value)}", key)
         return value
 
-    def describe(self) -> str:  # noqa: D102
+    def describe(self) -> str:
         return self.what
 
 
@@ -219,12 +245,12 @@ class Choice(Validator):
 
     values: tuple[str, ...]
 
-    def check(self, value, key=(), ctx=None):  # noqa: D102
+    def check(self, value, key=(), ctx=None):
         if not isinstance(value, str) or value not in self.values:
             raise ParamError(f"expected {self.describe()}, not {_show(value)}", key)
         return value
 
-    def describe(self) -> str:  # noqa: D102
+    def describe(self) -> str:
         return "one of " + ", ".join(self.values)
 
 
@@ -249,7 +275,7 @@ class IntegerSet(Validator):
     hi: int | None = None
     most: int = 100_000
 
-    def check(self, value, key=(), ctx=None):  # noqa: D102
+    def check(self, value, key=(), ctx=None):
         item = Integer(self.lo, self.hi)
         if _is_int(value):
             return (item.check(value, key),)
@@ -280,7 +306,7 @@ class IntegerSet(Validator):
             raise ParamError(f"range {text!r} has {b - a + 1} values: at most {self.most}", key)
         return tuple(range(a, b + 1))
 
-    def parse(self, text, key=(), ctx=None):  # noqa: D102
+    def parse(self, text, key=(), ctx=None):
         if isinstance(text, str) and "," in text:
             items = [t.strip() for t in text.split(",")]
             values = [Integer(self.lo, self.hi).parse(t, (*key, i)) for i, t in enumerate(items)]
@@ -289,10 +315,11 @@ class IntegerSet(Validator):
             return (Integer(self.lo, self.hi).parse(text, key, ctx),)
         return self.check(text, key, ctx)
 
-    def describe(self) -> str:  # noqa: D102
+    def describe(self) -> str:
         bounds = _bounds(self.lo, self.hi, "each")
-        return ('an integer, a "lo..hi" range or a list of integers'
-                + (f" ({bounds})" if bounds else ""))
+        return 'an integer, a "lo..hi" range or a list of integers' + (
+            f" ({bounds})" if bounds else ""
+        )
 
 
 @dataclass(frozen=True)
@@ -303,7 +330,7 @@ class NumberSet(Validator):
     hi: float | None = None
     most: int = 10_000
 
-    def check(self, value, key=(), ctx=None):  # noqa: D102
+    def check(self, value, key=(), ctx=None):
         item = Number(self.lo, self.hi)
         if isinstance(value, list | tuple):
             if not value:
@@ -315,14 +342,14 @@ class NumberSet(Validator):
             return tuple(sorted(values))
         return (item.check(value, key),)
 
-    def parse(self, text, key=(), ctx=None):  # noqa: D102
+    def parse(self, text, key=(), ctx=None):
         items = [t.strip() for t in str(text).split(",")]
         if len(items) == 1:
             return self.check(Number(self.lo, self.hi).parse(items[0], key, ctx), key, ctx)
         values = [Number(self.lo, self.hi).parse(t, (*key, i)) for i, t in enumerate(items)]
         return self.check(values, key, ctx)
 
-    def describe(self) -> str:  # noqa: D102
+    def describe(self) -> str:
         bounds = _bounds(self.lo, self.hi, "each")
         return "a number or a list of numbers" + (f" ({bounds})" if bounds else "")
 
@@ -337,7 +364,7 @@ class ListOf(Validator):
     unique: bool = True
     what: str = ""
 
-    def check(self, value, key=(), ctx=None):  # noqa: D102
+    def check(self, value, key=(), ctx=None):
         if not isinstance(value, list | tuple):
             raise ParamError(f"expected {self.describe()}, not {_show(value)}", key)
         if not self.least <= len(value) <= self.most:
@@ -347,7 +374,7 @@ class ListOf(Validator):
             _no_repeats(values, key)
         return values
 
-    def describe(self) -> str:  # noqa: D102
+    def describe(self) -> str:
         if self.what:
             return self.what
         count = f"{self.least} or more" if self.most >= 100_000 else f"{self.least}..{self.most}"
@@ -362,13 +389,15 @@ class Pair(Validator):
     second: Validator
     what: str = "a pair [a, b]"
 
-    def check(self, value, key=(), ctx=None):  # noqa: D102
+    def check(self, value, key=(), ctx=None):
         if not isinstance(value, list | tuple) or len(value) != 2:
             raise ParamError(f"expected {self.what}, not {_show(value)}", key)
-        return (self.first.check(value[0], (*key, 0), ctx),
-                self.second.check(value[1], (*key, 1), ctx))
+        return (
+            self.first.check(value[0], (*key, 0), ctx),
+            self.second.check(value[1], (*key, 1), ctx),
+        )
 
-    def describe(self) -> str:  # noqa: D102
+    def describe(self) -> str:
         return self.what
 
 
@@ -378,14 +407,14 @@ class FilePath(Validator):
 
     what: str = "a file path"
 
-    def check(self, value, key=(), ctx=None):  # noqa: D102
+    def check(self, value, key=(), ctx=None):
         if not isinstance(value, str) or not value or "\0" in value:
             raise ParamError(f"expected {self.what}, not {_show(value)}", key)
         path = os.path.expanduser(value)
         base = ctx.base if ctx is not None else "."
         return os.path.normpath(os.path.join(base, path))
 
-    def describe(self) -> str:  # noqa: D102
+    def describe(self) -> str:
         return self.what
 
 
@@ -396,14 +425,16 @@ class Either(Validator):
     options: tuple[tuple[type | tuple[type, ...], Validator], ...]
     what: str
 
-    def check(self, value, key=(), ctx=None):  # noqa: D102
+    def check(self, value, key=(), ctx=None):
         for types, validator in self.options:
-            if isinstance(value, types) and not (isinstance(value, bool) and bool not in (
-                    types if isinstance(types, tuple) else (types,))):
+            if isinstance(value, types) and not (
+                isinstance(value, bool)
+                and bool not in (types if isinstance(types, tuple) else (types,))
+            ):
                 return validator.check(value, key, ctx)
         raise ParamError(f"expected {self.what}, not {_show(value)}", key)
 
-    def describe(self) -> str:  # noqa: D102
+    def describe(self) -> str:
         return self.what
 
 
@@ -413,10 +444,10 @@ class Raw(Validator):
 
     what: str = "a value"
 
-    def check(self, value, key=(), ctx=None):  # noqa: D102
+    def check(self, value, key=(), ctx=None):
         return value
 
-    def describe(self) -> str:  # noqa: D102
+    def describe(self) -> str:
         return self.what
 
 
@@ -442,7 +473,7 @@ class Record(Validator):
     what: str = "a mapping"
     check_all: Callable[[dict, Key], dict] | None = field(default=None, compare=False)
 
-    def check(self, value, key=(), ctx=None):  # noqa: D102
+    def check(self, value, key=(), ctx=None):
         if not isinstance(value, Mapping):
             raise ParamError(f"expected {self.describe()}, not {_show(value)}", key)
         for name in value:
@@ -456,15 +487,14 @@ class Record(Validator):
             if name in value:
                 out[name] = spec.validator.check(value[name], (*key, name), ctx)
             elif spec.required:
-                raise ParamError(f"missing key '{name}': expected {spec.validator.describe()}",
-                                 key)
+                raise ParamError(f"missing key '{name}': expected {spec.validator.describe()}", key)
             elif spec.default is not None:
                 out[name] = spec.default
         if self.check_all is not None:
             out = self.check_all(out, key)
         return out
 
-    def describe(self) -> str:  # noqa: D102
+    def describe(self) -> str:
         if self.what in ("", "a mapping"):
             return f"a mapping with keys {', '.join(self.fields)}"
         return self.what
@@ -478,12 +508,15 @@ class OneOf(Validator):
     options: Mapping[str, Validator]
     what: str = ""
 
-    def check(self, value, key=(), ctx=None):  # noqa: D102
-        if not isinstance(value, Mapping) or len(value) != 1 or next(iter(value)) not in \
-                self.options:
+    def check(self, value, key=(), ctx=None):
+        if (
+            not isinstance(value, Mapping)
+            or len(value) != 1
+            or next(iter(value)) not in self.options
+        ):
             raise ParamError(f"expected {self.describe()}, not {_show(value)}", key)
         name, inner = next(iter(value.items()))
         return name, self.options[name].check(inner, (*key, name), ctx)
 
-    def describe(self) -> str:  # noqa: D102
+    def describe(self) -> str:
         return self.what or "one of " + ", ".join(f"{{{k}: ...}}" for k in self.options)

@@ -19,8 +19,12 @@ def dask_client():
     """A real ``distributed.LocalCluster`` with 2 worker processes, shared by the session."""
     from distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=":0") as cluster, Client(cluster) as client:
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as cluster,
+        Client(cluster) as client,
+    ):
         yield client
 
 
@@ -54,8 +58,15 @@ def run_env() -> dict:
 
 def boardsweep(*args: str, stdin: str | None = None, cwd=None) -> subprocess.CompletedProcess:
     """Run the command line as a user would and capture everything."""
-    return subprocess.run([*BOARDSWEEP, *args], input=stdin, capture_output=True, text=True,
-                          cwd=cwd or ROOT, env=run_env(), timeout=600)
+    return subprocess.run(
+        [*BOARDSWEEP, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd or ROOT,
+        env=run_env(),
+        timeout=600,
+    )
 
 
 def records_stored(store: Path) -> int:

@@ -58,8 +58,9 @@ def _sum(table, pieces: list[pa.Table]) -> pa.Table:
     return pa.table(arrays, schema=table.compute_schema())
 
 
-def run_in_process(problem: Problem, params: dict, rng: random.Random | None = None,
-                   rows: pa.Table | None = None) -> dict[str, pa.Table]:
+def run_in_process(
+    problem: Problem, params: dict, rng: random.Random | None = None, rows: pa.Table | None = None
+) -> dict[str, pa.Table]:
     """Every table of the job ``params`` (checked params) as the pipeline would publish it,
     minus the ``units``/``cpu_seconds`` columns; ``rows`` is the set of an instance job read
     from a file (its point is then the whole set)."""
@@ -67,8 +68,15 @@ def run_in_process(problem: Problem, params: dict, rng: random.Random | None = N
     for name in problem.outputs(params):
         table = problem.table(name)
         if rows is not None:
-            points = [problem.set_point("set", rows.num_rows, 0.0, {
-                k: params[k] for k in problem.options.fields if k in params}, "set")]
+            points = [
+                problem.set_point(
+                    "set",
+                    rows.num_rows,
+                    0.0,
+                    {k: params[k] for k in problem.options.fields if k in params},
+                    "set",
+                )
+            ]
         else:
             points = problem.points(params, name)
         pieces = []
@@ -81,6 +89,5 @@ def run_in_process(problem: Problem, params: dict, rng: random.Random | None = N
         if table.merge == "sum":
             out[name] = _sum(table, pieces)
         else:
-            out[name] = (pa.concat_tables(pieces) if pieces
-                         else table.compute_schema().empty_table())
+            out[name] = pa.concat_tables(pieces) if pieces else table.compute_schema().empty_table()
     return out

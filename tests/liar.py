@@ -22,8 +22,7 @@ NAME = "liar"
 
 def lies_about(point_id: str, lo: int, hi: int) -> bool:
     """Whether the liar's answer for units ``lo..hi-1`` of a point is wrong."""
-    return any(zlib.crc32(f"{point_id}:{unit}".encode()) % ONE_IN == 0
-               for unit in range(lo, hi))
+    return any(zlib.crc32(f"{point_id}:{unit}".encode()) % ONE_IN == 0 for unit in range(lo, hi))
 
 
 def _wrong(table: pa.Table) -> pa.Table:
@@ -36,8 +35,9 @@ def _wrong(table: pa.Table) -> pa.Table:
     values[0] += 1
     small, text = count_arrays(values)
     table = table.set_column(table.schema.get_field_index(name), table.schema.field(name), small)
-    return table.set_column(table.schema.get_field_index(texts[0]), table.schema.field(texts[0]),
-                            text)
+    return table.set_column(
+        table.schema.get_field_index(texts[0]), table.schema.field(texts[0]), text
+    )
 
 
 class Liar(WorkerPlugin):
@@ -62,10 +62,21 @@ class Liar(WorkerPlugin):
                     table = _wrong(from_payload(outcome.payload))
                     payload = to_payload(table)
                     digest = rows_digest(table)
-                    outcome = replace(outcome, payload=payload, content=digest, answer=digest,
-                                      checksum=record_checksum(
-                                          problem_name, version, item.point.table,
-                                          item.point_id, item.lo, item.hi, payload))
+                    outcome = replace(
+                        outcome,
+                        payload=payload,
+                        content=digest,
+                        answer=digest,
+                        checksum=record_checksum(
+                            problem_name,
+                            version,
+                            item.point.table,
+                            item.point_id,
+                            item.lo,
+                            item.hi,
+                            payload,
+                        ),
+                    )
                 out.append(outcome)
             return out
 

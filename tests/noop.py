@@ -19,11 +19,16 @@ import pyarrow as pa
 from boardsweep.solvers.contract import Column, CountProblem, Point, SolveCommand, Table
 from boardsweep.solvers.schema import Field, Integer, ListOf, Number, Record, Text
 
-TABLE = Table("noop", "one row per task: the units it covered",
-              (Column("point", pa.int32(), "the point", "", "key"),
-               Column("first", pa.int64(), "units of the tasks (sum of first units)", "units",
-                      "sum")),
-              merge="sum", keys=("point",))
+TABLE = Table(
+    "noop",
+    "one row per task: the units it covered",
+    (
+        Column("point", pa.int32(), "the point", "", "key"),
+        Column("first", pa.int64(), "units of the tasks (sum of first units)", "units", "sum"),
+    ),
+    merge="sum",
+    keys=("point",),
+)
 
 
 def _compute(point: Point, lo: int, hi: int) -> pa.Table:
@@ -41,22 +46,40 @@ def _compute(point: Point, lo: int, hi: int) -> pa.Table:
             pass
         else:
             os._exit(13)
-    return pa.table({"point": pa.array([0], pa.int32()), "first": pa.array([lo], pa.int64())},
-                    schema=TABLE.compute_schema())
+    return pa.table(
+        {"point": pa.array([0], pa.int32()), "first": pa.array([lo], pa.int64())},
+        schema=TABLE.compute_schema(),
+    )
 
 
 PROBLEM = CountProblem(
-    name="noop", doc="work units that do nothing (the pipeline's own cost per task)",
-    params=Record({"units": Field(Integer(1, 10**9), required=True),
-                   "seconds": Field(Number(0, 1e6), default=1.0),
-                   "fail": Field(ListOf(Integer(0), least=0)),
-                   "die": Field(Integer(0)), "marker": Field(Text())}),
-    tables=(TABLE,), modules=(__name__,),
-    solve=SolveCommand((("units", Integer(1, 10**9), "units"),), lambda a: {"units": a["units"]},
-                       lambda table, args: str(table.column("units")[0].as_py())),
+    name="noop",
+    doc="work units that do nothing (the pipeline's own cost per task)",
+    params=Record(
+        {
+            "units": Field(Integer(1, 10**9), required=True),
+            "seconds": Field(Number(0, 1e6), default=1.0),
+            "fail": Field(ListOf(Integer(0), least=0)),
+            "die": Field(Integer(0)),
+            "marker": Field(Text()),
+        }
+    ),
+    tables=(TABLE,),
+    modules=(__name__,),
+    solve=SolveCommand(
+        (("units", Integer(1, 10**9), "units"),),
+        lambda a: {"units": a["units"]},
+        lambda table, args: str(table.column("units")[0].as_py()),
+    ),
     outputs_of=lambda params: ("noop",),
-    points_of=lambda params, table: [Point(
-        "noop", {k: v for k, v in params.items() if k != "seconds"}, params["units"],
-        params["units"] * params["seconds"], "noop")],
+    points_of=lambda params, table: [
+        Point(
+            "noop",
+            {k: v for k, v in params.items() if k != "seconds"},
+            params["units"],
+            params["units"] * params["seconds"],
+            "noop",
+        )
+    ],
     compute_units=_compute,
 )

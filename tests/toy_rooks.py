@@ -31,11 +31,16 @@ from boardsweep.solvers.schema import Field, Integer, IntegerSet, Record
 MAX_N = 9
 
 COUNTS = Table(
-    "counts", "placements of n rooks on an n x n board, none attacked",
-    (Column("n", pa.int32(), "board side", "cells", "key"),
-     *count_columns("count", "placements"),
-     Column("nodes", pa.int64(), "rooks placed by the search", "nodes", "sum")),
-    merge="sum", keys=("n",))
+    "counts",
+    "placements of n rooks on an n x n board, none attacked",
+    (
+        Column("n", pa.int32(), "board side", "cells", "key"),
+        *count_columns("count", "placements"),
+        Column("nodes", pa.int64(), "rooks placed by the search", "nodes", "sum"),
+    ),
+    merge="sum",
+    keys=("n",),
+)
 
 
 def _search(n: int, first: int) -> tuple[int, int]:
@@ -55,17 +60,22 @@ def _search(n: int, first: int) -> tuple[int, int]:
 
 
 def _points(params, table):
-    return [Point("counts", {"n": n}, n, 1e-6 * math.factorial(n), f"n={n}")
-            for n in params["n"]]
+    return [Point("counts", {"n": n}, n, 1e-6 * math.factorial(n), f"n={n}") for n in params["n"]]
 
 
 def _compute(point, lo, hi):
     n = point.params["n"]
     found = [_search(n, c) for c in range(lo, hi)]
     count, text = count_arrays([sum(f[0] for f in found)])
-    return pa.table({"n": pa.array([n], pa.int32()), "count": count, "count_text": text,
-                     "nodes": pa.array([sum(f[1] for f in found)], pa.int64())},
-                    schema=COUNTS.compute_schema())
+    return pa.table(
+        {
+            "n": pa.array([n], pa.int32()),
+            "count": count,
+            "count_text": text,
+            "nodes": pa.array([sum(f[1] for f in found)], pa.int64()),
+        },
+        schema=COUNTS.compute_schema(),
+    )
 
 
 def _read(text: str) -> dict:
@@ -102,7 +112,8 @@ PROBLEM = CountProblem(
     solve=SolveCommand(
         arguments=(("n", Integer(1, MAX_N), "board side"),),
         job=lambda args: {"n": (args["n"],)},
-        answer=lambda table, args: table.column("count_text")[0].as_py()),
+        answer=lambda table, args: table.column("count_text")[0].as_py(),
+    ),
     outputs_of=lambda params: ("counts",),
     points_of=_points,
     compute_units=_compute,

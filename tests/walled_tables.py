@@ -21,10 +21,12 @@ def brute_max(walls: int, rows: int, cols: int) -> int:
         for j in range(cols):
             t = i * cols + j
             if not walls >> t & 1:
-                left = next(k for k in range(j, -1, -1)
-                            if k == 0 or walls >> (i * cols + k - 1) & 1)
-                top = next(k for k in range(i, -1, -1)
-                           if k == 0 or walls >> ((k - 1) * cols + j) & 1)
+                left = next(
+                    k for k in range(j, -1, -1) if k == 0 or walls >> (i * cols + k - 1) & 1
+                )
+                top = next(
+                    k for k in range(i, -1, -1) if k == 0 or walls >> ((k - 1) * cols + j) & 1
+                )
                 segment[t] = (("r", i, left), ("c", top, j))
     cells = list(segment)
     best = 0
@@ -43,11 +45,16 @@ def brute_distribution(rows: int, cols: int) -> pa.Table:
         found[key] = found.get(key, 0) + 1
     keys = sorted(found)
     boards, text = count_arrays([found[k] for k in keys])
-    return pa.table({"rows": pa.array([rows] * len(keys), pa.int32()),
-                     "cols": pa.array([cols] * len(keys), pa.int32()),
-                     "walls": pa.array([w for w, _ in keys], pa.int32()),
-                     "max_rooks": pa.array([m for _, m in keys], pa.int32()),
-                     "boards": boards, "boards_text": text})
+    return pa.table(
+        {
+            "rows": pa.array([rows] * len(keys), pa.int32()),
+            "cols": pa.array([cols] * len(keys), pa.int32()),
+            "walls": pa.array([w for w, _ in keys], pa.int32()),
+            "max_rooks": pa.array([m for _, m in keys], pa.int32()),
+            "boards": boards,
+            "boards_text": text,
+        }
+    )
 
 
 def maxima_of(boards: list[tuple[int, int, int, float]], counted: bool = True) -> pa.Table:
@@ -55,30 +62,43 @@ def maxima_of(boards: list[tuple[int, int, int, float]], counted: bool = True) -
     placements are made-up exact counts around powers of two (bins are floor(log2))."""
     n = len(boards)
     maxima = [brute_max(w, r, c) for r, c, w, _ in boards]
-    placements = [(2**64 - 1, 2**64, 2**63, 2**63 - 1, 3, 1, 2**130)[k % 7]  # bins 63, 64, ...
-                  for k in range(n)]
+    placements = [
+        (2**64 - 1, 2**64, 2**63, 2**63 - 1, 3, 1, 2**130)[k % 7]  # bins 63, 64, ...
+        for k in range(n)
+    ]
     best = [1 + k % 9 for k in range(n)]
     status = [("counted", "too_wide", "too_large")[k % 11 // 9 * (1 + k % 2)] for k in range(n)]
-    place, place_text = count_arrays([p if s == "counted" and counted else None
-                                      for p, s in zip(placements, status, strict=True)])
-    best_c, best_text = count_arrays([b if s == "counted" and counted else None
-                                      for b, s in zip(best, status, strict=True)])
-    return pa.table({
-        "board_id": pa.array(range(n), pa.int64()),
-        "rows": pa.array([b[0] for b in boards], pa.int32()),
-        "cols": pa.array([b[1] for b in boards], pa.int32()),
-        "density": pa.array([b[3] for b in boards], pa.float64()),
-        "walls": pa.array([bin(b[2]).count("1") for b in boards], pa.int32()),
-        "max_rooks": pa.array(maxima, pa.int32()),
-        "max_placements": best_c, "max_placements_text": best_text,
-        "placements": place, "placements_text": place_text,
-        "count_status": pa.array(status if counted else [None] * n, pa.string())})
+    place, place_text = count_arrays(
+        [p if s == "counted" and counted else None for p, s in zip(placements, status, strict=True)]
+    )
+    best_c, best_text = count_arrays(
+        [b if s == "counted" and counted else None for b, s in zip(best, status, strict=True)]
+    )
+    return pa.table(
+        {
+            "board_id": pa.array(range(n), pa.int64()),
+            "rows": pa.array([b[0] for b in boards], pa.int32()),
+            "cols": pa.array([b[1] for b in boards], pa.int32()),
+            "density": pa.array([b[3] for b in boards], pa.float64()),
+            "walls": pa.array([bin(b[2]).count("1") for b in boards], pa.int32()),
+            "max_rooks": pa.array(maxima, pa.int32()),
+            "max_placements": best_c,
+            "max_placements_text": best_text,
+            "placements": place,
+            "placements_text": place_text,
+            "count_status": pa.array(status if counted else [None] * n, pa.string()),
+        }
+    )
 
 
 def random_boards(sizes, densities, count, seed=1) -> list[tuple[int, int, int, float]]:
     rng = random.Random(seed)
-    return [(r, c, sum(1 << t for t in range(r * c) if rng.random() < d), d)
-            for r, c in sizes for d in densities for _ in range(count)]
+    return [
+        (r, c, sum(1 << t for t in range(r * c) if rng.random() < d), d)
+        for r, c in sizes
+        for d in densities
+        for _ in range(count)
+    ]
 
 
 def summary_of(maxima: pa.Table) -> pa.Table:
@@ -95,9 +115,14 @@ def summary_of(maxima: pa.Table) -> pa.Table:
             found[(*group, statistic, value)] = found.get((*group, statistic, value), 0) + 1
     keys = sorted(found)
     boards, text = count_arrays([found[k] for k in keys])
-    return pa.table({"rows": pa.array([k[0] for k in keys], pa.int32()),
-                     "cols": pa.array([k[1] for k in keys], pa.int32()),
-                     "density": pa.array([k[2] for k in keys], pa.float64()),
-                     "statistic": pa.array([k[3] for k in keys], pa.string()),
-                     "bin": pa.array([k[4] for k in keys], pa.int64()),
-                     "boards": boards, "boards_text": text})
+    return pa.table(
+        {
+            "rows": pa.array([k[0] for k in keys], pa.int32()),
+            "cols": pa.array([k[1] for k in keys], pa.int32()),
+            "density": pa.array([k[2] for k in keys], pa.float64()),
+            "statistic": pa.array([k[3] for k in keys], pa.string()),
+            "bin": pa.array([k[4] for k in keys], pa.int64()),
+            "boards": boards,
+            "boards_text": text,
+        }
+    )

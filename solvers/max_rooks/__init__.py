@@ -78,10 +78,25 @@ from .tables import (
 )
 
 __all__ = [
-    "PROBLEM", "DfsResult", "make_batch", "board_at", "check_batch", "generate",
-    "solve_batch", "max_rooks_dfs", "konig_cover", "batch_to_table", "table_to_batch",
-    "BOARDS", "MAXIMA", "DISTRIBUTION", "SUMMARY", "instance_seconds", "COUNT_STATUS",
-    "count_words", "crosscheck",
+    "PROBLEM",
+    "DfsResult",
+    "make_batch",
+    "board_at",
+    "check_batch",
+    "generate",
+    "solve_batch",
+    "max_rooks_dfs",
+    "konig_cover",
+    "batch_to_table",
+    "table_to_batch",
+    "BOARDS",
+    "MAXIMA",
+    "DISTRIBUTION",
+    "SUMMARY",
+    "instance_seconds",
+    "COUNT_STATUS",
+    "count_words",
+    "crosscheck",
 ]
 
 _U64 = 2**64
@@ -129,8 +144,13 @@ def board_at(batch: Mapping[str, np.ndarray], b: int) -> np.ndarray:
 
 def check_batch(batch: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Validate a batch and return it with canonical dtypes; ParamError names what is wrong."""
-    dtypes = {"board_id": np.int64, "rows": np.int32, "cols": np.int32, "offsets": np.int64,
-              "cells": np.uint8}
+    dtypes = {
+        "board_id": np.int64,
+        "rows": np.int32,
+        "cols": np.int32,
+        "offsets": np.int64,
+        "cells": np.uint8,
+    }
     out = {}
     for key, dtype in dtypes.items():
         if key not in batch:
@@ -159,11 +179,13 @@ def check_batch(batch: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         raise ParamError("board batch offsets must start at 0")
     if not np.array_equal(sizes, rows * cols):
         b = int(np.flatnonzero(sizes != rows * cols)[0])
-        raise ParamError(f"board {out['board_id'][b]}: {int(sizes[b])} cells for "
-                         f"{rows[b]} x {cols[b]}")
+        raise ParamError(
+            f"board {out['board_id'][b]}: {int(sizes[b])} cells for {rows[b]} x {cols[b]}"
+        )
     if out["cells"].shape[0] != out["offsets"][-1]:
-        raise ParamError(f"board batch has {out['cells'].shape[0]} cells, offsets say "
-                         f"{out['offsets'][-1]}")
+        raise ParamError(
+            f"board batch has {out['cells'].shape[0]} cells, offsets say {out['offsets'][-1]}"
+        )
     if out["cells"].size and out["cells"].max() > 1:
         raise ParamError("board cells must be 0 (open) or 1 (wall)")
     return out
@@ -182,8 +204,6 @@ def _count_column(limbs: np.ndarray) -> np.ndarray:
     out = np.empty(len(values), dtype=object)
     out[:] = values
     return out
-
-
 
 
 def _with_nulls(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
@@ -209,17 +229,31 @@ def _solve_counts(b: dict[str, np.ndarray], walls: np.ndarray, result: dict, wor
     nodes = np.zeros(k, dtype=np.int64)
     status = np.zeros(k, dtype=np.int8)
     need = np.zeros(k, dtype=np.int64)
-    count_batch(b["rows"], b["cols"], b["offsets"], b["cells"], nlimbs, tot, bc, best, nodes,
-                status, need, words)
+    count_batch(
+        b["rows"],
+        b["cols"],
+        b["offsets"],
+        b["cells"],
+        nlimbs,
+        tot,
+        bc,
+        best,
+        nodes,
+        status,
+        need,
+        words,
+    )
     broken = np.flatnonzero(status > 2)
     if broken.size:
-        raise RuntimeError(f"board {b['board_id'][broken[0]]}: counting program ended in an "
-                           "inconsistent state")
+        raise RuntimeError(
+            f"board {b['board_id'][broken[0]]}: counting program ended in an inconsistent state"
+        )
     counted = status == 0
     bad = np.flatnonzero(counted & (best != result["max_rooks"]))
     if bad.size:
-        raise RuntimeError(f"board {b['board_id'][bad[0]]}: matching and counting disagree on "
-                           "the maximum")
+        raise RuntimeError(
+            f"board {b['board_id'][bad[0]]}: matching and counting disagree on the maximum"
+        )
     result["max_placements"] = _with_nulls(_count_column(bc), counted)
     result["placements"] = _with_nulls(_count_column(tot), counted)
     result["count_status"] = np.array(COUNT_STATUS, dtype=object)[status]
@@ -239,14 +273,18 @@ def solve_batch(
     machine or failing the others."""
     b = check_batch(batch)
     k = b["rows"].shape[0]
-    walls = (np.add.reduceat(b["cells"], b["offsets"][:-1], dtype=np.int64) if b["cells"].size
-             else np.zeros(k, np.int64))
+    walls = (
+        np.add.reduceat(b["cells"], b["offsets"][:-1], dtype=np.int64)
+        if b["cells"].size
+        else np.zeros(k, np.int64)
+    )
     max_rooks = np.zeros(k, dtype=np.int32)
     nodes = np.zeros(k, dtype=np.int64)
     place_offsets = np.zeros(k + 1, dtype=np.int64)
     place = np.empty(b["cells"].shape[0], dtype=np.int32)
-    used = match_batch(b["rows"], b["cols"], b["offsets"], b["cells"], max_rooks, nodes,
-                       place_offsets, place)
+    used = match_batch(
+        b["rows"], b["cols"], b["offsets"], b["cells"], max_rooks, nodes, place_offsets, place
+    )
     result = {
         "max_rooks": max_rooks,
         "placement_offsets": place_offsets,
@@ -328,6 +366,7 @@ def konig_cover(board: np.ndarray | Sequence) -> tuple[np.ndarray, np.ndarray]:
 
 # ----------------------------------------------------------------------------- the problem
 
+
 def instance_seconds(rows: np.ndarray, cols: np.ndarray, counts: bool) -> np.ndarray:
     """Rough seconds per board on one core: linear matching, and with ``counts`` a frontier
     program doubling with each row of the shorter side (capped there: always finite)."""
@@ -375,9 +414,17 @@ def _groups(params: Mapping) -> list[Point]:
         shapes = sorted((r, c) for r in params["rows"] for c in params["n"])
     else:
         shapes = [(n, n) for n in params["n"]]
-    return [Point(BOARDS.name, {"seed": seed, "rows": r, "cols": c, "density": d}, count,
-                  count * seconds_per_board(r, c), f"{r}x{c} density {d:g}")
-            for r, c in shapes for d in params["density"]]
+    return [
+        Point(
+            BOARDS.name,
+            {"seed": seed, "rows": r, "cols": c, "density": d},
+            count,
+            count * seconds_per_board(r, c),
+            f"{r}x{c} density {d:g}",
+        )
+        for r, c in shapes
+        for d in params["density"]
+    ]
 
 
 def _generate(point: Point, lo: int, hi: int) -> pa.Table:
@@ -414,14 +461,18 @@ def _check_set(boards: pa.Table) -> None:
         raise ParamError(f"{where}: {r} x {c} has {r * c} cells: at most 2**31 - 1")
     if reason == gridtext.LENGTH:
         raise ParamError(f"{where}: {int(lengths[i])} cells for {r} x {c}")
-    raise ParamError(f"{where}: cells may hold only '.' (open) and 'X' (wall), not "
-                     f"{cells.bad_char!r}")
+    raise ParamError(
+        f"{where}: cells may hold only '.' (open) and 'X' (wall), not {cells.bad_char!r}"
+    )
 
 
 def _solve_rows(boards: pa.Table, options: Mapping) -> pa.Table:
     """The ``maxima`` rows of a slice of a ``boards`` set."""
-    result = solve_batch(table_to_batch(boards), counts=bool(options.get("counts", False)),
-                         count_words=count_words(options))
+    result = solve_batch(
+        table_to_batch(boards),
+        counts=bool(options.get("counts", False)),
+        count_words=count_words(options),
+    )
     return result_table(boards, result)
 
 
@@ -470,7 +521,9 @@ def _by_dfs(boards: pa.Table, options: Mapping) -> pa.Table | None:
         "max_rooks": np.array([f.max_rooks for f in found], np.int32),
         "walls": np.array([int(board_at(batch, b).sum()) for b in range(k)], np.int32),
         "nodes": np.array([f.nodes for f in found], np.int64),
-        "placement_offsets": np.zeros(k + 1, np.int64), "placement": np.zeros(0, np.int32)}
+        "placement_offsets": np.zeros(k + 1, np.int64),
+        "placement": np.zeros(0, np.int32),
+    }
     if options.get("counts"):
         for name in ("max_placements", "placements"):
             values = np.empty(k, dtype=object)
@@ -494,8 +547,9 @@ def crosscheck(point: Point, lo: int, hi: int, published: pa.Table) -> Crosschec
     if "generate" not in point.params or point.table not in (MAXIMA.name, SUMMARY.name):
         return None
     options = point.params.get("options", {})
-    if point.table == SUMMARY.name and ((lo, hi) != (0, point.units)
-                                        or hi - lo > CROSSCHECK_MAX_BOARDS):
+    if point.table == SUMMARY.name and (
+        (lo, hi) != (0, point.units) or hi - lo > CROSSCHECK_MAX_BOARDS
+    ):
         return None
     group = Point(BOARDS.name, point.params["generate"], point.units, 0.0, point.label)
     boards = _generate(group, lo, hi)
@@ -506,13 +560,18 @@ def crosscheck(point: Point, lo: int, hi: int, published: pa.Table) -> Crosschec
     if point.table == SUMMARY.name:
         return Crosscheck(method, summarize(iter([rows]), options))
     batch = table_to_batch(boards)
-    shown = published.column("placement").to_pylist()[:rows.num_rows]
+    shown = published.column("placement").to_pylist()[: rows.num_rows]
     shown += [None] * (rows.num_rows - len(shown))
     best = rows.column("max_rooks").to_pylist()
-    echoed = [cells if _legal(board_at(batch, b), cells, best[b]) else [-1]
-              for b, cells in enumerate(shown)]
-    rows = rows.set_column(rows.schema.get_field_index("placement"), "placement",
-                           pa.array(echoed, pa.list_(pa.int32())))
+    echoed = [
+        cells if _legal(board_at(batch, b), cells, best[b]) else [-1]
+        for b, cells in enumerate(shown)
+    ]
+    rows = rows.set_column(
+        rows.schema.get_field_index("placement"),
+        "placement",
+        pa.array(echoed, pa.list_(pa.int32())),
+    )
     decided = [c.name for c in MAXIMA.columns if c.name not in ("nodes", "count_memory")]
     return Crosscheck(method + "; placements checked legal", rows.select(decided))
 
@@ -538,28 +597,48 @@ _DENSITY = Number(0.0, 1.0)
 PROBLEM = InstanceProblem(
     name="max_rooks",
     doc="the most rooks no two of which attack each other on walled boards (UVa 639 / POJ "
-        "1315), with exact placement counts",
+    "1315), with exact placement counts",
     modules=(__name__,),
     set_key="boards",
     set_table=BOARDS,
     id_column="board_id",
     result=MAXIMA,
-    options=Record({"counts": Field(Flag(), default=False, doc="also count the placements "
-                                    "(all of them, and those of max_rooks rooks)"),
-                    "count_mib": Field(Integer(1, 1 << 30), doc="memory (MiB) counting one "
-                                       f"board may take (default {COUNT_MIB}); a board that "
-                                       "needs more gets count_status too_large")},
-                   "max_rooks options"),
-    generate_params=Record({
-        "n": Field(_SIDES, required=True, doc="board sides (columns; rows too unless given)"),
-        "rows": Field(_SIDES, doc="board rows: every (rows, n) pair when given"),
-        "density": Field(NumberSet(_DENSITY.lo, _DENSITY.hi), required=True,
-                         doc="wall densities: each cell is a wall with this probability"),
-        "count": Field(Integer(1, 10**12), required=True,
-                       doc="boards per (rows, n, density) group"),
-        "seed": Field(Integer(0, 2**63 - 1), required=True,
-                      doc="random seed: a board depends on (seed, rows, n, density, index)"),
-    }, "a mapping with n, density, count, seed (and rows)"),
+    options=Record(
+        {
+            "counts": Field(
+                Flag(),
+                default=False,
+                doc="also count the placements (all of them, and those of max_rooks rooks)",
+            ),
+            "count_mib": Field(
+                Integer(1, 1 << 30),
+                doc="memory (MiB) counting one "
+                f"board may take (default {COUNT_MIB}); a board that "
+                "needs more gets count_status too_large",
+            ),
+        },
+        "max_rooks options",
+    ),
+    generate_params=Record(
+        {
+            "n": Field(_SIDES, required=True, doc="board sides (columns; rows too unless given)"),
+            "rows": Field(_SIDES, doc="board rows: every (rows, n) pair when given"),
+            "density": Field(
+                NumberSet(_DENSITY.lo, _DENSITY.hi),
+                required=True,
+                doc="wall densities: each cell is a wall with this probability",
+            ),
+            "count": Field(
+                Integer(1, 10**12), required=True, doc="boards per (rows, n, density) group"
+            ),
+            "seed": Field(
+                Integer(0, 2**63 - 1),
+                required=True,
+                doc="random seed: a board depends on (seed, rows, n, density, index)",
+            ),
+        },
+        "a mapping with n, density, count, seed (and rows)",
+    ),
     groups=_groups,
     generate=_generate,
     check_set=_check_set,

@@ -36,7 +36,12 @@ import numpy as np
 from numba import njit
 
 __all__ = [
-    "ROW_BIT", "MAX_SLOTS", "LAYER_WORDS", "frontier_plan", "count_batch", "limbs_to_int",
+    "ROW_BIT",
+    "MAX_SLOTS",
+    "LAYER_WORDS",
+    "frontier_plan",
+    "count_batch",
+    "limbs_to_int",
 ]
 
 ROW_BIT = np.uint64(1 << 63)
@@ -134,8 +139,9 @@ def _probe(table, nkey, key, hmask):
 
 
 @njit(cache=True, nogil=True)
-def _layer_1(n, test, setb, keep, ckey, ctot, cbest, cbc, nkey, ntot, nbest, nbc, npos, table,
-             hmask):
+def _layer_1(
+    n, test, setb, keep, ckey, ctot, cbest, cbc, nkey, ntot, nbest, nbc, npos, table, hmask
+):
     """One cell's step with one-limb counts (open < 64: no value reaches 2**64); return m."""
     m = 0
     for src in range(n):
@@ -168,8 +174,9 @@ def _layer_1(n, test, setb, keep, ckey, ctot, cbest, cbc, nkey, ntot, nbest, nbc
 
 
 @njit(cache=True, nogil=True)
-def _layer_n(n, test, setb, keep, nl, ckey, ctot, cbest, cbc, nkey, ntot, nbest, nbc, npos,
-             table, hmask):
+def _layer_n(
+    n, test, setb, keep, nl, ckey, ctot, cbest, cbc, nkey, ntot, nbest, nbc, npos, table, hmask
+):
     """One cell's step with ``nl``-limb counts (entry i's limbs at ``i * nl``); return m."""
     m = 0
     for src in range(n):
@@ -202,8 +209,26 @@ def _layer_n(n, test, setb, keep, nl, ckey, ctot, cbest, cbc, nkey, ntot, nbest,
 
 
 @njit(cache=True, nogil=True)
-def _count_board(nopen, slot, flags, nl, ckey, ctot, cbest, cbc, nkey, ntot, nbest, nbc, npos,
-                 table, hmask, out_tot, out_bc, b):
+def _count_board(
+    nopen,
+    slot,
+    flags,
+    nl,
+    ckey,
+    ctot,
+    cbest,
+    cbc,
+    nkey,
+    ntot,
+    nbest,
+    nbc,
+    npos,
+    table,
+    hmask,
+    out_tot,
+    out_bc,
+    b,
+):
     """Run the frontier program over one planned board; return (status, best, nodes).
 
     Status 4 means the arrays hold fewer keys than a layer needs (then ``best`` is that need)."""
@@ -228,11 +253,42 @@ def _count_board(nopen, slot, flags, nl, ckey, ctot, cbest, cbc, nkey, ntot, nbe
         keep = ~((cb if col_last else _ZERO) | (ROW_BIT if row_last else _ZERO))
         setb = (_ZERO if col_last else cb) | (_ZERO if row_last else ROW_BIT)
         if nl == 1:
-            m = _layer_1(n, test, setb, keep, ckey, ctot, cbest, cbc, nkey, ntot, nbest, nbc,
-                         npos, table, hmask)
+            m = _layer_1(
+                n,
+                test,
+                setb,
+                keep,
+                ckey,
+                ctot,
+                cbest,
+                cbc,
+                nkey,
+                ntot,
+                nbest,
+                nbc,
+                npos,
+                table,
+                hmask,
+            )
         else:
-            m = _layer_n(n, test, setb, keep, nl, ckey, ctot, cbest, cbc, nkey, ntot, nbest, nbc,
-                         npos, table, hmask)
+            m = _layer_n(
+                n,
+                test,
+                setb,
+                keep,
+                nl,
+                ckey,
+                ctot,
+                cbest,
+                cbc,
+                nkey,
+                ntot,
+                nbest,
+                nbc,
+                npos,
+                table,
+                hmask,
+            )
         nodes += n
         for q in range(m):
             table[npos[q]] = -1
@@ -249,8 +305,20 @@ def _count_board(nopen, slot, flags, nl, ckey, ctot, cbest, cbc, nkey, ntot, nbe
 
 
 @njit(cache=True, nogil=True)
-def count_batch(rows, cols, offsets, cells, nlimbs, out_tot, out_bc, out_best, out_nodes,
-                out_status, out_need, layer_words):
+def count_batch(
+    rows,
+    cols,
+    offsets,
+    cells,
+    nlimbs,
+    out_tot,
+    out_bc,
+    out_best,
+    out_nodes,
+    out_status,
+    out_need,
+    layer_words,
+):
     """Count every board of a batch (``nlimbs[b]`` limbs each) into ``out_*``.
 
     A layer of ``n`` keys takes ``n * (2 * limbs + 2)`` words; one that would need more than
@@ -286,9 +354,26 @@ def count_batch(rows, cols, offsets, cells, nlimbs, out_tot, out_bc, out_best, o
             continue
         spent = 0
         while True:
-            status, top, nodes = _count_board(nopen, slot, flags, nlimbs[b], keys[0], tot[0],
-                                              best[0], bc[0], keys[1], tot[1], best[1], bc[1],
-                                              npos, table, 2 * cap - 1, out_tot, out_bc, b)
+            status, top, nodes = _count_board(
+                nopen,
+                slot,
+                flags,
+                nlimbs[b],
+                keys[0],
+                tot[0],
+                best[0],
+                bc[0],
+                keys[1],
+                tot[1],
+                best[1],
+                bc[1],
+                npos,
+                table,
+                2 * cap - 1,
+                out_tot,
+                out_bc,
+                b,
+            )
             spent += nodes
             if status != 4:
                 break

@@ -26,18 +26,30 @@ from ..contract import Column, Exhaustive, Point, Table, count_arrays, count_col
 from ..schema import Field, IntegerSet, ParamError, Record
 from .exhaustive import MAX_CELLS, MAX_NARROW, distribution_units, first_rows, oriented
 
-__all__ = ["DISTRIBUTION", "EXHAUSTIVE", "histograms", "polynomials", "mean_polynomial",
-           "moments", "exhaustive_seconds"]
+__all__ = [
+    "DISTRIBUTION",
+    "EXHAUSTIVE",
+    "histograms",
+    "polynomials",
+    "mean_polynomial",
+    "moments",
+    "exhaustive_seconds",
+]
 
 DISTRIBUTION = Table(
-    "distribution", "every wall pattern of a board size: how many have a given number of walls "
+    "distribution",
+    "every wall pattern of a board size: how many have a given number of walls "
     "and a given maximum number of rooks",
-    (Column("rows", pa.int32(), "rows of the board", "cells", "key"),
-     Column("cols", pa.int32(), "columns of the board", "cells", "key"),
-     Column("walls", pa.int32(), "wall cells", "cells", "key"),
-     Column("max_rooks", pa.int32(), "the most rooks that can stand unattacked", "rooks", "key"),
-     *count_columns("boards", "wall patterns with these walls and this maximum", "boards")),
-    merge="sum", keys=("rows", "cols", "walls", "max_rooks"))
+    (
+        Column("rows", pa.int32(), "rows of the board", "cells", "key"),
+        Column("cols", pa.int32(), "columns of the board", "cells", "key"),
+        Column("walls", pa.int32(), "wall cells", "cells", "key"),
+        Column("max_rooks", pa.int32(), "the most rooks that can stand unattacked", "rooks", "key"),
+        *count_columns("boards", "wall patterns with these walls and this maximum", "boards"),
+    ),
+    merge="sum",
+    keys=("rows", "cols", "walls", "max_rooks"),
+)
 
 
 def exhaustive_seconds(rows: int, cols: int) -> float:
@@ -63,18 +75,27 @@ def _points(params: Mapping) -> list[Point]:
     measured at 7x7, one part 9.4 s, two 19.7 s, four 37.6 s, eight 61.7 s.  A shape is
     therefore one task; a job of several shapes runs them side by side and resumes by shape.
     """
-    return [Point(DISTRIBUTION.name, {"rows": rows, "cols": cols}, 1,
-                  exhaustive_seconds(rows, cols), f"all {rows}x{cols} boards")
-            for rows, cols in _shapes(params)]
+    return [
+        Point(
+            DISTRIBUTION.name,
+            {"rows": rows, "cols": cols},
+            1,
+            exhaustive_seconds(rows, cols),
+            f"all {rows}x{cols} boards",
+        )
+        for rows, cols in _shapes(params)
+    ]
 
 
 def _check(params: Mapping) -> None:
     """ParamError for a shape the program cannot search."""
     for rows, cols in _shapes(params):
         if min(rows, cols) > MAX_NARROW or rows * cols > MAX_CELLS:
-            raise ParamError(f"{rows} x {cols}: every pattern is searched only for boards "
-                             f"whose shorter side is at most {MAX_NARROW} and at most "
-                             f"{MAX_CELLS} cells")
+            raise ParamError(
+                f"{rows} x {cols}: every pattern is searched only for boards "
+                f"whose shorter side is at most {MAX_NARROW} and at most "
+                f"{MAX_CELLS} cells"
+            )
 
 
 def _compute(point: Point, lo: int, hi: int) -> pa.Table:
@@ -85,22 +106,37 @@ def _compute(point: Point, lo: int, hi: int) -> pa.Table:
     walls, maxima = np.nonzero(hist != 0)
     boards, text = count_arrays([hist[w, m] for w, m in zip(walls, maxima, strict=True)])
     n = len(walls)
-    return pa.table({"rows": pa.array(np.full(n, rows), pa.int32()),
-                     "cols": pa.array(np.full(n, cols), pa.int32()),
-                     "walls": pa.array(walls, pa.int32()),
-                     "max_rooks": pa.array(maxima, pa.int32()),
-                     "boards": boards, "boards_text": text},
-                    schema=DISTRIBUTION.compute_schema())
+    return pa.table(
+        {
+            "rows": pa.array(np.full(n, rows), pa.int32()),
+            "cols": pa.array(np.full(n, cols), pa.int32()),
+            "walls": pa.array(walls, pa.int32()),
+            "max_rooks": pa.array(maxima, pa.int32()),
+            "boards": boards,
+            "boards_text": text,
+        },
+        schema=DISTRIBUTION.compute_schema(),
+    )
 
 
 _SIDE = IntegerSet(1, MAX_CELLS)  # a side of up to MAX_CELLS: 1 x 127 is one of the boards
 
 EXHAUSTIVE = Exhaustive(
-    params=Record({"rows": Field(_SIDE, required=True, doc="board rows"),
-                   "cols": Field(_SIDE, doc="board columns: every (rows, cols) pair "
-                                 "(default: square boards of each rows)")},
-                  "a mapping with rows (and cols)"),
-    table=DISTRIBUTION, points=_points, compute=_compute, check=_check)
+    params=Record(
+        {
+            "rows": Field(_SIDE, required=True, doc="board rows"),
+            "cols": Field(
+                _SIDE,
+                doc="board columns: every (rows, cols) pair (default: square boards of each rows)",
+            ),
+        },
+        "a mapping with rows (and cols)",
+    ),
+    table=DISTRIBUTION,
+    points=_points,
+    compute=_compute,
+    check=_check,
+)
 
 
 # ----------------------------------------------------------------------------- polynomials
@@ -110,15 +146,18 @@ def histograms(table: pa.Table) -> dict[tuple[int, int], dict[tuple[int, int], i
     """``{(rows, cols): {(walls, max_rooks): boards}}`` from a ``distribution`` table, exact;
     ValueError when a shape's boards do not add up to ``2**(rows*cols)``."""
     out: dict[tuple[int, int], dict[tuple[int, int], int]] = {}
-    columns = [table.column(c).to_pylist() for c in
-               ("rows", "cols", "walls", "max_rooks", "boards_text")]
+    columns = [
+        table.column(c).to_pylist() for c in ("rows", "cols", "walls", "max_rooks", "boards_text")
+    ]
     for r, c, w, m, n in zip(*columns, strict=True):
         cell = out.setdefault((r, c), {})
         cell[(w, m)] = cell.get((w, m), 0) + int(n)
     for (r, c), cell in out.items():
         if sum(cell.values()) != 2 ** (r * c):
-            raise ValueError(f"{r}x{c}: the distribution holds {sum(cell.values())} boards, "
-                             f"not 2**{r * c} (an incomplete table)")
+            raise ValueError(
+                f"{r}x{c}: the distribution holds {sum(cell.values())} boards, "
+                f"not 2**{r * c} (an incomplete table)"
+            )
     return out
 
 
@@ -141,14 +180,15 @@ def mean_polynomial(hist: Mapping[tuple[int, int], int], cells: int) -> list[int
     return mean
 
 
-def moments(hist: Mapping[tuple[int, int], int], cells: int,
-            p: float | Fraction) -> tuple[float | Fraction, float | Fraction]:
+def moments(
+    hist: Mapping[tuple[int, int], int], cells: int, p: float | Fraction
+) -> tuple[float | Fraction, float | Fraction]:
     """``(E[max], Var[max])`` at wall probability ``p`` (exact for a Fraction ``p``)."""
     one = Fraction(1) if isinstance(p, Fraction) else 1.0
     mean = second = 0 * one
     for (w, m), n in hist.items():
         w, m = int(w), int(m)  # numpy integers would wrap around in Fraction arithmetic
-        weight = int(n) * p ** w * (one - p) ** (cells - w)
+        weight = int(n) * p**w * (one - p) ** (cells - w)
         mean += m * weight
         second += m * m * weight
     return mean, second - mean * mean

@@ -39,8 +39,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["MAX_CELLS", "MAX_NARROW", "oriented", "first_rows", "distribution",
-           "distribution_units"]
+__all__ = [
+    "MAX_CELLS",
+    "MAX_NARROW",
+    "oriented",
+    "first_rows",
+    "distribution",
+    "distribution_units",
+]
 
 MAX_CELLS = 127  # two 64-bit limbs hold 2**cells exactly
 MAX_NARROW = 9  # the narrow side: a state has 2**(narrow+1) entries
@@ -166,12 +172,16 @@ def _histogram(keys, lo, hi, m, cells, hist_lo, hist_hi):
 
 def _layers(capacity: int, states: int, cells: int) -> tuple[np.ndarray, ...]:
     """One layer's buffers: states (int8 rows) and their counts' low and high limbs."""
-    return (np.empty((capacity, states), np.int8), np.zeros((capacity, cells + 1), np.uint64),
-            np.zeros((capacity, cells + 1), np.uint64))
+    return (
+        np.empty((capacity, states), np.int8),
+        np.zeros((capacity, cells + 1), np.uint64),
+        np.zeros((capacity, cells + 1), np.uint64),
+    )
 
 
-def _run(length: int, width: int, patterns: np.ndarray, weights: np.ndarray,
-         capacity: int) -> tuple[np.ndarray, int] | None:
+def _run(
+    length: int, width: int, patterns: np.ndarray, weights: np.ndarray, capacity: int
+) -> tuple[np.ndarray, int] | None:
     """The histogram ``[walls, max]`` (Python ints) of every board whose first row is one of
     the wall ``patterns`` (each counted ``weights`` times), and the largest layer; None when
     a layer outgrows ``capacity``.  The patterns share one program from the second row on."""
@@ -188,8 +198,7 @@ def _run(length: int, width: int, patterns: np.ndarray, weights: np.ndarray,
         one[0][0] = 0
         for col in range(width):  # the first row alone gives one state
             wall = (int(pattern) >> col) & 1
-            _cell(*one, 1, col, width, 2 if wall else 1, col == width - 1, col + 1, *other,
-                  small)
+            _cell(*one, 1, col, width, 2 if wall else 1, col == width - 1, col + 1, *other, small)
             one, other = other, one
         j = index.setdefault(one[0][0].tobytes(), len(index))
         if j >= capacity:
@@ -221,13 +230,16 @@ def _check(rows: int, cols: int) -> tuple[int, int]:
     if width < 1:
         raise ValueError("rows and cols must be >= 1")
     if width > MAX_NARROW or rows * cols > MAX_CELLS:
-        raise ValueError(f"{rows} x {cols}: exhaustive distributions reach boards whose "
-                         f"narrow side is at most {MAX_NARROW} and at most {MAX_CELLS} cells")
+        raise ValueError(
+            f"{rows} x {cols}: exhaustive distributions reach boards whose "
+            f"narrow side is at most {MAX_NARROW} and at most {MAX_CELLS} cells"
+        )
     return length, width
 
 
-def distribution_units(rows: int, cols: int, lo: int, hi: int,
-                       capacity: int = 1 << 12) -> tuple[np.ndarray, int]:
+def distribution_units(
+    rows: int, cols: int, lo: int, hi: int, capacity: int = 1 << 12
+) -> tuple[np.ndarray, int]:
     """``(hist, widest)``: ``hist[w, m]`` (Python ints) counts the boards with ``w`` walls
     and maximum ``m`` among those whose first row is one of the canonical patterns
     ``lo..hi-1`` (:func:`first_rows`, each counted with its mirror); ``widest`` is the largest
@@ -240,9 +252,9 @@ def distribution_units(rows: int, cols: int, lo: int, hi: int,
     while (got := _run(length, width, patterns[lo:hi], weights[lo:hi], capacity)) is None:
         capacity *= 2
     hist, widest = got
-    total[:, :hist.shape[1]] += hist
+    total[:, : hist.shape[1]] += hist
     used = [m for m in range(cells + 1) if any(total[:, m])]
-    return total[:, :max(used, default=0) + 1], widest
+    return total[:, : max(used, default=0) + 1], widest
 
 
 def distribution(rows: int, cols: int) -> np.ndarray:
@@ -250,4 +262,3 @@ def distribution(rows: int, cols: int) -> np.ndarray:
     maximum ``m`` (Python ints, exact)."""
     _, width = _check(rows, cols)
     return distribution_units(rows, cols, 0, len(first_rows(width)[0]))[0]
-

@@ -50,8 +50,7 @@ def _size(line: str, number: int) -> tuple[int, int] | None:
         raise FormatError(f"board size must be >= 1, got {line!r}", number)
     rows, cols = (values[0], values[0]) if len(values) == 1 else (values[0], values[1])
     if rows * cols >= 2**31:
-        raise FormatError(f"board {rows} x {cols} is too large (at most 2**31 - 1 cells)",
-                          number)
+        raise FormatError(f"board {rows} x {cols} is too large (at most 2**31 - 1 cells)", number)
     return rows, cols
 
 
@@ -61,8 +60,10 @@ def _check_row(row: str, cols: int, where: str, number: int, hint: str = "") -> 
         raise FormatError(f"{where} has {len(row)} cells, expected {cols}{hint}", number)
     if row.count(".") + row.count("X") != cols:
         col, ch = next((j, ch) for j, ch in enumerate(row) if ch not in ".X")
-        raise FormatError(f"{where}, column {col + 1}: expected '.' (open) or 'X' (wall), "
-                          f"got {ch!r}{hint}", number)
+        raise FormatError(
+            f"{where}, column {col + 1}: expected '.' (open) or 'X' (wall), got {ch!r}{hint}",
+            number,
+        )
 
 
 def read(text: str) -> pa.Table:
@@ -76,8 +77,11 @@ def read(text: str) -> pa.Table:
     pos = 0
     while True:
         if pos == len(lines):
-            raise FormatError(f"unexpected end of input: expected {_SIZE_HELP} (the input must "
-                              "end with a line '0')", last)
+            raise FormatError(
+                f"unexpected end of input: expected {_SIZE_HELP} (the input must "
+                "end with a line '0')",
+                last,
+            )
         number, line = lines[pos]
         pos += 1
         size = _size(line, number)
@@ -85,15 +89,20 @@ def read(text: str) -> pa.Table:
             break
         rows, cols = size
         if pos + rows > len(lines):
-            raise FormatError(f"unexpected end of input: board {len(sizes) + 1} (size at line "
-                              f"{number}) needs {rows} rows, found {len(lines) - pos}", last)
-        body = lines[pos:pos + rows]
+            raise FormatError(
+                f"unexpected end of input: board {len(sizes) + 1} (size at line "
+                f"{number}) needs {rows} rows, found {len(lines) - pos}",
+                last,
+            )
+        body = lines[pos : pos + rows]
         pos += rows
         for i, (row_number, row) in enumerate(body):
             hint = ""
             if row.replace(" ", "").isdigit():  # a size line (or the final 0) read as a row
-                hint = (f" ({row!r} looks like a size line: does board {len(sizes) + 1} have "
-                        f"only {i} of its {rows} rows?)")
+                hint = (
+                    f" ({row!r} looks like a size line: does board {len(sizes) + 1} have "
+                    f"only {i} of its {rows} rows?)"
+                )
             _check_row(row, cols, f"row {i + 1} of board {len(sizes) + 1}", row_number, hint)
         sizes.append(size)
         cells.append("".join(row for _, row in body))
@@ -102,23 +111,30 @@ def read(text: str) -> pa.Table:
         raise FormatError(f"expected nothing after the terminating '0', got {line!r}", number)
     k = len(sizes)
     shape = np.array(sizes, dtype=np.int32).reshape(k, 2)
-    return pa.table({
-        "board_id": pa.array(np.arange(k, dtype=np.int64)),
-        "rows": pa.array(shape[:, 0]),
-        "cols": pa.array(shape[:, 1]),
-        "density": pa.nulls(k, pa.float64()),
-        "cells": pa.array(cells, pa.string()),
-    }, schema=BOARDS.compute_schema())
+    return pa.table(
+        {
+            "board_id": pa.array(np.arange(k, dtype=np.int64)),
+            "rows": pa.array(shape[:, 0]),
+            "cols": pa.array(shape[:, 1]),
+            "density": pa.nulls(k, pa.float64()),
+            "cells": pa.array(cells, pa.string()),
+        },
+        schema=BOARDS.compute_schema(),
+    )
 
 
 def write(boards: pa.Table) -> str:
     """A ``boards`` table in the seed input format (``n`` for square boards, else
     ``rows cols``), ids dropped: reading it back numbers the boards 0, 1, ..."""
     out = []
-    for r, c, cells in zip(boards.column("rows").to_pylist(), boards.column("cols").to_pylist(),
-                           boards.column("cells").to_pylist(), strict=True):
+    for r, c, cells in zip(
+        boards.column("rows").to_pylist(),
+        boards.column("cols").to_pylist(),
+        boards.column("cells").to_pylist(),
+        strict=True,
+    ):
         out.append(f"{r}\n" if r == c else f"{r} {c}\n")
-        out.extend(cells[i * c:(i + 1) * c] + "\n" for i in range(r))
+        out.extend(cells[i * c : (i + 1) * c] + "\n" for i in range(r))
     out.append("0\n")
     return "".join(out)
 

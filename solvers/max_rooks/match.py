@@ -210,10 +210,12 @@ def match_batch(rows, cols, offsets, cells, out_max, out_nodes, place_offsets, p
     p = 0
     place_offsets[0] = 0
     for b in range(k):
-        nleft, nright, _ = build_graph(cells, offsets[b], rows[b], cols[b], colcur, ptr, adj,
-                                       ecell, colfirst)
-        size, nodes = hopcroft_karp(nleft, nright, ptr, adj, match_l, match_r, dist, it, queue,
-                                    stack)
+        nleft, nright, _ = build_graph(
+            cells, offsets[b], rows[b], cols[b], colcur, ptr, adj, ecell, colfirst
+        )
+        size, nodes = hopcroft_karp(
+            nleft, nright, ptr, adj, match_l, match_r, dist, it, queue, stack
+        )
         out_max[b] = size
         out_nodes[b] = nodes
         for u in range(nleft):  # row segments run in row-major order: cells come out sorted

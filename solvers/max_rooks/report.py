@@ -51,17 +51,33 @@ def statistics_table(stats: Any) -> Any:
     boards not generated, floats rounded to 4 decimals."""
     shown = stats.copy()
     shown["density"] = [("given" if d == GIVEN else f"{d:g}") for d in shown["density"]]
-    names = {"mean": "mean max rooks", "ci95": "95% CI +-", "sd": "sd",
-             "per_cell": "per cell", "per_cell_ci95": "per cell 95% CI +-"}
+    names = {
+        "mean": "mean max rooks",
+        "ci95": "95% CI +-",
+        "sd": "sd",
+        "per_cell": "per cell",
+        "per_cell_ci95": "per cell 95% CI +-",
+    }
     for column in names:
         shown[column] = shown[column].astype(float).round(4)
-    order = ["rows", "cols", "density", "boards", *names, "p05", "median", "p95", "max",
-             *[s for s in STATUS if s in shown]]
+    order = [
+        "rows",
+        "cols",
+        "density",
+        "boards",
+        *names,
+        "p05",
+        "median",
+        "p95",
+        "max",
+        *[s for s in STATUS if s in shown],
+    ]
     return shown[order].rename(columns=names)
 
 
-def exact_distributions(tables: Loaders, related: Mapping[str, Loaders] | None = None
-                        ) -> tuple[dict, dict]:
+def exact_distributions(
+    tables: Loaders, related: Mapping[str, Loaders] | None = None
+) -> tuple[dict, dict]:
     """This job's exhaustive distributions by (rows, cols), and every distribution of this
     job and the related ones keyed by size up to transposition (this job's win)."""
     own = distributions(tables["distribution"]()) if "distribution" in tables else {}
@@ -89,18 +105,40 @@ def report(job: str, tables: Loaders, related: Mapping[str, Loaders] | None = No
         summary = None
     if summary is not None and summary.num_rows:
         stats = group_statistics(summary)
-        out.tables.append((f"{job}: max rooks per board size and wall density (mean with "
-                           "its 95% confidence interval)", statistics_table(stats)))
-        out.figures.append(("expected_max", expected_max_figure(
-            stats, exact, f"{job}: E[max rooks] per cell against wall density")))
-        spread = placements_figure(histogram_frame(summary),
-                                   f"{job}: placement counts of the counted boards")
+        out.tables.append(
+            (
+                f"{job}: max rooks per board size and wall density (mean with "
+                "its 95% confidence interval)",
+                statistics_table(stats),
+            )
+        )
+        out.figures.append(
+            (
+                "expected_max",
+                expected_max_figure(
+                    stats, exact, f"{job}: E[max rooks] per cell against wall density"
+                ),
+            )
+        )
+        spread = placements_figure(
+            histogram_frame(summary), f"{job}: placement counts of the counted boards"
+        )
         if spread is not None:
             out.figures.append(("placements", spread))
     if own:
-        out.tables.append((f"{job}: exact E[max rooks] over every wall pattern, walls placed "
-                           "independently with probability p", exact_rows(own,
-                                                                          EXACT_DENSITIES)))
-        out.figures.append(("exact", exact_figure(
-            own, f"{job}: exact distribution of the maximum over every wall pattern")))
+        out.tables.append(
+            (
+                f"{job}: exact E[max rooks] over every wall pattern, walls placed "
+                "independently with probability p",
+                exact_rows(own, EXACT_DENSITIES),
+            )
+        )
+        out.figures.append(
+            (
+                "exact",
+                exact_figure(
+                    own, f"{job}: exact distribution of the maximum over every wall pattern"
+                ),
+            )
+        )
     return out

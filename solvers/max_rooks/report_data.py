@@ -32,20 +32,39 @@ from .tables import COUNT_STATUS
 
 __presentation__ = True  # presents results, decides none (solvers.identity)
 
-__all__ = ["GIVEN", "STATUS", "MAXIMA_COLUMNS", "summary_of_maxima", "histogram_frame",
-           "group_statistics", "distributions", "exact_curves", "exact_rows",
-           "max_probabilities", "transposed_key"]
+__all__ = [
+    "GIVEN",
+    "STATUS",
+    "MAXIMA_COLUMNS",
+    "summary_of_maxima",
+    "histogram_frame",
+    "group_statistics",
+    "distributions",
+    "exact_curves",
+    "exact_rows",
+    "max_probabilities",
+    "transposed_key",
+]
 
 GIVEN = -1.0  # the density of boards that were given, not generated
 STATUS = COUNT_STATUS  # count_status bins 0, 1, 2
-MAXIMA_COLUMNS = ["rows", "cols", "density", "max_rooks", "placements_text",
-                  "max_placements_text", "count_status"]
+MAXIMA_COLUMNS = [
+    "rows",
+    "cols",
+    "density",
+    "max_rooks",
+    "placements_text",
+    "max_placements_text",
+    "count_status",
+]
 
 
 def summary_of_maxima(table: pa.Table) -> pa.Table:
     """The ``summary`` of a ``maxima`` table (with placement histograms when it has counts)."""
-    counted = ("count_status" in table.column_names
-               and table.column("count_status").null_count < table.num_rows)
+    counted = (
+        "count_status" in table.column_names
+        and table.column("count_status").null_count < table.num_rows
+    )
     return summarize([table], {"counts": counted})
 
 
@@ -55,13 +74,16 @@ def histogram_frame(summary: pa.Table) -> Any:
     import pandas as pd
 
     boards = [int(t) for t in summary.column("boards_text").to_pylist()]
-    return pd.DataFrame({
-        "rows": summary.column("rows").to_numpy(), "cols": summary.column("cols").to_numpy(),
-        "density": summary.column("density").fill_null(GIVEN).to_numpy(),
-        "statistic": summary.column("statistic").to_pylist(),
-        "bin": summary.column("bin").to_numpy().astype(np.int64),
-        "boards": np.array(boards, dtype=np.int64 if max(boards, default=0) < 2**63
-                           else float)})
+    return pd.DataFrame(
+        {
+            "rows": summary.column("rows").to_numpy(),
+            "cols": summary.column("cols").to_numpy(),
+            "density": summary.column("density").fill_null(GIVEN).to_numpy(),
+            "statistic": summary.column("statistic").to_pylist(),
+            "bin": summary.column("bin").to_numpy().astype(np.int64),
+            "boards": np.array(boards, dtype=np.int64 if max(boards, default=0) < 2**63 else float),
+        }
+    )
 
 
 def group_statistics(summary: pa.Table) -> Any:
@@ -123,8 +145,7 @@ def exact_curves(boards: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 def _hist(boards: np.ndarray) -> dict[tuple[int, int], int]:
     """The ``{(walls, max): boards}`` form of :mod:`.exact` of a ``boards[w, m]`` array."""
-    return {(int(w), int(m)): int(boards[w, m])
-            for w, m in zip(*np.nonzero(boards), strict=True)}
+    return {(int(w), int(m)): int(boards[w, m]) for w, m in zip(*np.nonzero(boards), strict=True)}
 
 
 def exact_rows(found: Mapping[tuple[int, int], np.ndarray], ps: Sequence[float]) -> Any:
@@ -136,9 +157,14 @@ def exact_rows(found: Mapping[tuple[int, int], np.ndarray], ps: Sequence[float])
     for (r, c), boards in found.items():
         half, _ = moments(_hist(boards), r * c, Fraction(1, 2))
         mean, _ = exact_curves(boards, np.asarray(ps, dtype=float))
-        row = {"rows": r, "cols": c, "patterns": int(sum(int(b) for b in boards.flat)),
-               "E[max] at p=1/2": f"{half.numerator}/{half.denominator}"}
-        row.update({f"E[max] at p={p:g}": round(float(e), 4)
-                    for p, e in zip(ps, mean, strict=True)})
+        row = {
+            "rows": r,
+            "cols": c,
+            "patterns": int(sum(int(b) for b in boards.flat)),
+            "E[max] at p=1/2": f"{half.numerator}/{half.denominator}",
+        }
+        row.update(
+            {f"E[max] at p={p:g}": round(float(e), 4) for p, e in zip(ps, mean, strict=True)}
+        )
         rows.append(row)
     return pd.DataFrame(rows)

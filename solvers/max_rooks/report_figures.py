@@ -42,16 +42,19 @@ def _style_handles(exact: bool) -> list:
     """Legend entries saying what the line styles mean."""
     from matplotlib.lines import Line2D
 
-    handles = [Line2D([], [], color="grey", marker="o", markersize=3,
-                      label="Monte Carlo mean, 95% CI band")]
+    handles = [
+        Line2D(
+            [], [], color="grey", marker="o", markersize=3, label="Monte Carlo mean, 95% CI band"
+        )
+    ]
     if exact:
-        handles.append(Line2D([], [], color="grey", linestyle="--",
-                              label="exact, over all wall patterns"))
+        handles.append(
+            Line2D([], [], color="grey", linestyle="--", label="exact, over all wall patterns")
+        )
     return handles
 
 
-def expected_max_figure(stats: Any, exact: Mapping[tuple[int, int], np.ndarray],
-                        title: str) -> Any:
+def expected_max_figure(stats: Any, exact: Mapping[tuple[int, int], np.ndarray], title: str) -> Any:
     """E[max rooks]/cells against density per board size with 95% confidence bands (mean
     ± 1.96 sd / sqrt(boards)), exact curves overlaid; boards that were given (no density)
     are drawn against their cells instead when there are no generated ones."""
@@ -73,8 +76,9 @@ def expected_max_figure(stats: Any, exact: Mapping[tuple[int, int], np.ndarray],
             ax.plot(x, y, marker="o", markersize=3, linewidth=1, color=colour, label=f"{r}x{c}")
             ax.fill_between(x, y - half, y + half, color=colour, alpha=alpha, linewidth=0)
         else:
-            ax.errorbar(x, y, yerr=half, marker="o", markersize=3, capsize=3, color=colour,
-                        label=f"{r}x{c}")
+            ax.errorbar(
+                x, y, yerr=half, marker="o", markersize=3, capsize=3, color=colour, label=f"{r}x{c}"
+            )
         boards = exact.get(transposed_key(r, c))
         if boards is not None:
             mean, _ = exact_curves(boards, grid)
@@ -83,8 +87,16 @@ def expected_max_figure(stats: Any, exact: Mapping[tuple[int, int], np.ndarray],
     ax.set_xlabel(_DENSITY)
     ax.set_ylabel(_PER_CELL)
     ax.grid(True, alpha=0.3)
-    label_series(fig, ax, len(sizes), norm, cmap, "board cells (rows x cols, log scale)",
-                 "rows x cols", extra=_style_handles(drawn_exact))
+    label_series(
+        fig,
+        ax,
+        len(sizes),
+        norm,
+        cmap,
+        "board cells (rows x cols, log scale)",
+        "rows x cols",
+        extra=_style_handles(drawn_exact),
+    )
     given = len(stats) - len(generated)
     ax.set_title(title + (f" ({given} groups of given boards: table only)" if given else ""))
     return fig
@@ -94,8 +106,14 @@ def _given_figure(stats: Any, title: str) -> Any:
     """Given boards only: mean max rooks per cell against the board's cells, with 95% CIs."""
     fig, ax = new_figure(7.0, 4.5)
     stats = stats.assign(cells=stats["rows"] * stats["cols"]).sort_values("cells")
-    ax.errorbar(stats["cells"], stats["per_cell"], yerr=stats["per_cell_ci95"], marker="o",
-                linestyle="none", capsize=3)
+    ax.errorbar(
+        stats["cells"],
+        stats["per_cell"],
+        yerr=stats["per_cell_ci95"],
+        marker="o",
+        linestyle="none",
+        capsize=3,
+    )
     ax.set_xscale("log")
     ax.set_xlabel("board cells (rows x cols, log scale)")
     ax.set_ylabel("mean max rooks / cells (rooks per cell)")
@@ -116,8 +134,9 @@ def _shares(part: Any) -> tuple[np.ndarray, np.ndarray]:
 def placements_figure(hist: Any, title: str) -> Any | None:
     """Distributions of log2(placements) and log2(maximum placements) of the counted boards
     (None if nothing was counted)."""
-    stats = [s for s in ("placements_log2", "max_placements_log2")
-             if (hist["statistic"] == s).any()]
+    stats = [
+        s for s in ("placements_log2", "max_placements_log2") if (hist["statistic"] == s).any()
+    ]
     if not stats:
         return None
     counted = hist[hist["statistic"].isin(stats)]
@@ -128,8 +147,9 @@ def placements_figure(hist: Any, title: str) -> Any | None:
     fig, axes = new_figure(width, 4.5, ncols=len(stats), squeeze=False)
     for ax, statistic in zip(axes[0], stats, strict=True):
         part = counted[counted["statistic"] == statistic]
-        what = "all legal placements" if statistic == "placements_log2" else \
-            "placements of max rooks"
+        what = (
+            "all legal placements" if statistic == "placements_log2" else "placements of max rooks"
+        )
         if heat:
             _heat(fig, ax, part, sizes)
         else:
@@ -149,11 +169,17 @@ def _steps(fig: Any, ax: Any, part: Any, sizes: list, by_density: bool) -> None:
     colours, norm, cmap = series_colours([k[0] * k[1] for k, _ in series], log=True)
     for (key, rows), colour in zip(series, colours, strict=True):
         bins, share = _shares(rows)  # bin k holds counts in [2**k, 2**(k+1))
-        label = f"{key[0]}x{key[1]}" + (f", p={key[2]:g}" if by_density and key[2] != GIVEN
-                                         else "")
+        label = f"{key[0]}x{key[1]}" + (f", p={key[2]:g}" if by_density and key[2] != GIVEN else "")
         ax.stairs(share, np.append(bins, bins[-1] + 1), color=colour, label=label)
-    label_series(fig, ax, len(series), norm, cmap, "board cells (rows x cols, log scale)",
-                 "rows x cols" + (", density" if by_density else " (densities pooled)"))
+    label_series(
+        fig,
+        ax,
+        len(series),
+        norm,
+        cmap,
+        "board cells (rows x cols, log scale)",
+        "rows x cols" + (", density" if by_density else " (densities pooled)"),
+    )
 
 
 def _heat(fig: Any, ax: Any, part: Any, sizes: list) -> None:
@@ -163,11 +189,11 @@ def _heat(fig: Any, ax: Any, part: Any, sizes: list) -> None:
     for j, (r, c) in enumerate(sizes):
         bins, share = _shares(part[(part["rows"] == r) & (part["cols"] == c)])
         grid[bins, j] = share
-    image = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis",
-                      interpolation="nearest")
+    image = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis", interpolation="nearest")
     step = max(1, len(sizes) // 20)
-    ax.set_xticks(range(0, len(sizes), step),
-                  labels=[f"{r}x{c}" for r, c in sizes[::step]], rotation=90)
+    ax.set_xticks(
+        range(0, len(sizes), step), labels=[f"{r}x{c}" for r, c in sizes[::step]], rotation=90
+    )
     ax.set_xlabel("board size (rows x cols; densities pooled)")
     ax.set_ylabel("log2(count) (bins of a factor of 2)")
     fig.colorbar(image, ax=ax, label="share of the size's counted boards (%)")
@@ -184,14 +210,16 @@ def exact_figure(found: Mapping[tuple[int, int], np.ndarray], title: str) -> Any
         mean, sd = exact_curves(found[r, c], p)
         cells = r * c
         left.plot(p, mean / cells, color=colour, label=f"{r}x{c}")
-        left.fill_between(p, (mean - sd) / cells, (mean + sd) / cells, color=colour,
-                          alpha=0.15, linewidth=0)
+        left.fill_between(
+            p, (mean - sd) / cells, (mean + sd) / cells, color=colour, alpha=0.15, linewidth=0
+        )
     left.set_xlabel(_DENSITY)
     left.set_ylabel(_PER_CELL)
     left.set_title("E[max] / cells, band ± 1 sd (board to board)")
     left.grid(True, alpha=0.3)
-    label_series(fig, left, len(sizes), norm, cmap, "board cells (rows x cols, log scale)",
-                 "rows x cols")
+    label_series(
+        fig, left, len(sizes), norm, cmap, "board cells (rows x cols, log scale)", "rows x cols"
+    )
     r, c = sizes[-1]
     probs = max_probabilities(found[r, c], p)
     shown = [m for m in range(probs.shape[1]) if probs[:, m].max() >= 1e-3]

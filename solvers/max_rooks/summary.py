@@ -32,18 +32,34 @@ STATISTICS = ("max_rooks", "placements_log2", "max_placements_log2", "count_stat
 _KEYS = ("rows", "cols", "density", "statistic", "bin")
 
 SUMMARY = Table(
-    "summary", "per group of boards (rows, cols, density): histograms of the maximum and, "
+    "summary",
+    "per group of boards (rows, cols, density): histograms of the maximum and, "
     "with counts, of the placement counts (log2 bins)",
-    (Column("rows", pa.int32(), "rows of the boards", "cells", "key"),
-     Column("cols", pa.int32(), "columns of the boards", "cells", "key"),
-     Column("density", pa.float64(), "wall probability the boards were generated with (null "
-            "for boards not generated)", "", "key", nullable=True),
-     Column("statistic", pa.string(), "what bin measures: " + ", ".join(STATISTICS), "",
-            "key"),
-     Column("bin", pa.int64(), "max_rooks: the maximum; *_log2: floor(log2(count)); "
-            "count_status: 0 counted, 1 too_wide, 2 too_large", "", "key"),
-     *count_columns("boards", "boards of the group in this bin", "boards")),
-    merge="sum", keys=_KEYS)
+    (
+        Column("rows", pa.int32(), "rows of the boards", "cells", "key"),
+        Column("cols", pa.int32(), "columns of the boards", "cells", "key"),
+        Column(
+            "density",
+            pa.float64(),
+            "wall probability the boards were generated with (null for boards not generated)",
+            "",
+            "key",
+            nullable=True,
+        ),
+        Column("statistic", pa.string(), "what bin measures: " + ", ".join(STATISTICS), "", "key"),
+        Column(
+            "bin",
+            pa.int64(),
+            "max_rooks: the maximum; *_log2: floor(log2(count)); "
+            "count_status: 0 counted, 1 too_wide, 2 too_large",
+            "",
+            "key",
+        ),
+        *count_columns("boards", "boards of the group in this bin", "boards"),
+    ),
+    merge="sum",
+    keys=_KEYS,
+)
 
 
 def _nulls_last(key: tuple) -> tuple:
@@ -85,8 +101,7 @@ def _binned(chunk: pa.Table, statistic: str, bins: pa.Array) -> pa.Table:
     table = pa.table({**{k: chunk.column(k) for k in _GROUP}, "bin": bins.cast(pa.int64())})
     table = table.filter(pc.is_valid(table.column("bin")))
     counted = table.group_by([*_GROUP, "bin"], use_threads=False).aggregate([([], "count_all")])
-    return counted.append_column("statistic", pa.array([statistic] * counted.num_rows,
-                                                       pa.string()))
+    return counted.append_column("statistic", pa.array([statistic] * counted.num_rows, pa.string()))
 
 
 def summarize(chunks: Iterable[pa.Table], options: Mapping) -> pa.Table:
@@ -96,28 +111,37 @@ def summarize(chunks: Iterable[pa.Table], options: Mapping) -> pa.Table:
     for chunk in chunks:
         parts = [_binned(chunk, "max_rooks", chunk.column("max_rooks").combine_chunks())]
         if options.get("counts"):
-            parts.append(_binned(chunk, "placements_log2",
-                                 _log2_bins(chunk.column("placements_text"))))
-            parts.append(_binned(chunk, "max_placements_log2",
-                                 _log2_bins(chunk.column("max_placements_text"))))
-            parts.append(_binned(chunk, "count_status",
-                                 pc.index_in(chunk.column("count_status"), status)
-                                 .combine_chunks()))
+            parts.append(
+                _binned(chunk, "placements_log2", _log2_bins(chunk.column("placements_text")))
+            )
+            parts.append(
+                _binned(
+                    chunk, "max_placements_log2", _log2_bins(chunk.column("max_placements_text"))
+                )
+            )
+            parts.append(
+                _binned(
+                    chunk,
+                    "count_status",
+                    pc.index_in(chunk.column("count_status"), status).combine_chunks(),
+                )
+            )
         for part in parts:
-            for r, c, d, b, n, s in zip(*(col.to_pylist() for col in part.columns),
-                                        strict=True):
+            for r, c, d, b, n, s in zip(*(col.to_pylist() for col in part.columns), strict=True):
                 key = (r, c, d, s, b)
                 totals[key] = totals.get(key, 0) + n
     keys = sorted(totals, key=_nulls_last)
     boards, text = count_arrays([totals[k] for k in keys])
-    columns = {name: pa.array([k[i] for k in keys], SUMMARY.columns[i].type)
-               for i, name in enumerate(_KEYS)}
-    return pa.table({**columns, "boards": boards, "boards_text": text},
-                    schema=SUMMARY.compute_schema())
+    columns = {
+        name: pa.array([k[i] for k in keys], SUMMARY.columns[i].type)
+        for i, name in enumerate(_KEYS)
+    }
+    return pa.table(
+        {**columns, "boards": boards, "boards_text": text}, schema=SUMMARY.compute_schema()
+    )
 
 
-def histograms(table: pa.Table, statistic: str = "max_rooks"
-               ) -> dict[tuple, dict[int, int]]:
+def histograms(table: pa.Table, statistic: str = "max_rooks") -> dict[tuple, dict[int, int]]:
     """``{(rows, cols, density): {bin: boards}}`` of one statistic, rows of equal keys added
     (other points, other nights), exact."""
     out: dict[tuple, dict[int, int]] = {}
@@ -157,11 +181,36 @@ def statistics(table: pa.Table):
         mean = total / n
         variance = (square - total * total / n) / (n - 1) if n > 1 else 0.0
         half = 1.959964 * (variance / n) ** 0.5
-        records.append({"rows": r, "cols": c, "density": d, "boards": n, "mean": mean,
-                        "variance": variance, "ci95_low": mean - half, "ci95_high": mean + half,
-                        "p05": _quantile(values, weights, 0.05),
-                        "median": _quantile(values, weights, 0.5),
-                        "p95": _quantile(values, weights, 0.95), "max": int(values[-1])})
-    return pd.DataFrame.from_records(records, columns=[
-        "rows", "cols", "density", "boards", "mean", "variance", "ci95_low", "ci95_high", "p05",
-        "median", "p95", "max"])
+        records.append(
+            {
+                "rows": r,
+                "cols": c,
+                "density": d,
+                "boards": n,
+                "mean": mean,
+                "variance": variance,
+                "ci95_low": mean - half,
+                "ci95_high": mean + half,
+                "p05": _quantile(values, weights, 0.05),
+                "median": _quantile(values, weights, 0.5),
+                "p95": _quantile(values, weights, 0.95),
+                "max": int(values[-1]),
+            }
+        )
+    return pd.DataFrame.from_records(
+        records,
+        columns=[
+            "rows",
+            "cols",
+            "density",
+            "boards",
+            "mean",
+            "variance",
+            "ci95_low",
+            "ci95_high",
+            "p05",
+            "median",
+            "p95",
+            "max",
+        ],
+    )

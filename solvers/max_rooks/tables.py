@@ -16,57 +16,118 @@ from .. import gridtext
 from ..contract import COUNT_TYPE, Column, Table, count_arrays, count_columns
 from ..schema import ParamError
 
-__all__ = ["CELL_CHARS", "COUNT_STATUS", "BOARDS", "MAXIMA", "batch_to_table", "table_to_batch",
-           "result_table"]
+__all__ = [
+    "CELL_CHARS",
+    "COUNT_STATUS",
+    "BOARDS",
+    "MAXIMA",
+    "batch_to_table",
+    "table_to_batch",
+    "result_table",
+]
 
 CELL_CHARS = ".X"  # cell code 0 (open) is '.', 1 (wall) is 'X'
 COUNT_STATUS = ("counted", "too_wide", "too_large")  # per board, with counts: codes 0, 1, 2
 
-_ID = Column("board_id", pa.int64(), "the board's id: its index within its generated group, "
-             "or as given (0, 1, ... in seed-file order)")
+_ID = Column(
+    "board_id",
+    pa.int64(),
+    "the board's id: its index within its generated group, "
+    "or as given (0, 1, ... in seed-file order)",
+)
 _ROWS = Column("rows", pa.int32(), "rows of the board", "cells")
 _COLS = Column("cols", pa.int32(), "columns of the board", "cells")
-_DENSITY = Column("density", pa.float64(), "wall probability the board was generated with "
-                  "(null for boards not generated)", "", nullable=True)
+_DENSITY = Column(
+    "density",
+    pa.float64(),
+    "wall probability the board was generated with (null for boards not generated)",
+    "",
+    nullable=True,
+)
 
 BOARDS = Table(
-    "boards", "walled boards: rooks attack along rows and columns, walls stop them",
-    (_ID, _ROWS, _COLS, _DENSITY,
-     Column("cells", pa.string(), "the cells, row-major: '.' open, 'X' wall")))
+    "boards",
+    "walled boards: rooks attack along rows and columns, walls stop them",
+    (
+        _ID,
+        _ROWS,
+        _COLS,
+        _DENSITY,
+        Column("cells", pa.string(), "the cells, row-major: '.' open, 'X' wall"),
+    ),
+)
 
 MAXIMA = Table(
-    "maxima", "per board: the most rooks no two of which attack each other, one such "
+    "maxima",
+    "per board: the most rooks no two of which attack each other, one such "
     "placement, and with counts how many placements there are",
-    (_ID, _ROWS, _COLS, _DENSITY,
-     Column("walls", pa.int32(), "wall cells", "cells"),
-     Column("max_rooks", pa.int32(), "the most rooks that can stand unattacked", "rooks"),
-     *count_columns("max_placements", "placements holding max_rooks rooks (null both without "
-                    "counts)", "placements"),
-     *count_columns("placements", "legal placements, the empty one included (null both "
-                    "without counts)", "placements"),
-     Column("count_status", pa.string(), "with counts: counted, too_wide (a frontier wider "
+    (
+        _ID,
+        _ROWS,
+        _COLS,
+        _DENSITY,
+        Column("walls", pa.int32(), "wall cells", "cells"),
+        Column("max_rooks", pa.int32(), "the most rooks that can stand unattacked", "rooks"),
+        *count_columns(
+            "max_placements",
+            "placements holding max_rooks rooks (null both without counts)",
+            "placements",
+        ),
+        *count_columns(
+            "placements",
+            "legal placements, the empty one included (null both without counts)",
+            "placements",
+        ),
+        Column(
+            "count_status",
+            pa.string(),
+            "with counts: counted, too_wide (a frontier wider "
             "than the counting program holds) or too_large (over count_mib); null without "
-            "counts", "", nullable=True),
-     Column("count_memory", pa.int64(), "too_large: the memory counting asked for when it "
-            "stopped (at least what the board needs); null otherwise", "bytes",
-            nullable=True),
-     Column("placement", pa.list_(pa.int32()), "one maximum placement: the row-major cell "
-            "indices of its rooks, increasing", "cells"),
-     Column("nodes", pa.int64(), "work: matching edge inspections, plus frontier expansions "
-            "with counts", "nodes")))
+            "counts",
+            "",
+            nullable=True,
+        ),
+        Column(
+            "count_memory",
+            pa.int64(),
+            "too_large: the memory counting asked for when it "
+            "stopped (at least what the board needs); null otherwise",
+            "bytes",
+            nullable=True,
+        ),
+        Column(
+            "placement",
+            pa.list_(pa.int32()),
+            "one maximum placement: the row-major cell indices of its rooks, increasing",
+            "cells",
+        ),
+        Column(
+            "nodes",
+            pa.int64(),
+            "work: matching edge inspections, plus frontier expansions with counts",
+            "nodes",
+        ),
+    ),
+)
 
 
 def batch_to_table(batch: Mapping[str, np.ndarray], density: float | None = None) -> pa.Table:
     """The ``boards`` table of a batch; ``density`` fills the density column (None: null)."""
     k = len(batch["rows"])
-    return pa.table({
-        "board_id": pa.array(np.asarray(batch["board_id"], dtype=np.int64)),
-        "rows": pa.array(np.asarray(batch["rows"], dtype=np.int32)),
-        "cols": pa.array(np.asarray(batch["cols"], dtype=np.int32)),
-        "density": (pa.nulls(k, pa.float64()) if density is None
-                    else pa.array(np.full(k, density, dtype=np.float64))),
-        "cells": gridtext.strings(batch["cells"], batch["offsets"], CELL_CHARS, 0),
-    }, schema=BOARDS.compute_schema())
+    return pa.table(
+        {
+            "board_id": pa.array(np.asarray(batch["board_id"], dtype=np.int64)),
+            "rows": pa.array(np.asarray(batch["rows"], dtype=np.int32)),
+            "cols": pa.array(np.asarray(batch["cols"], dtype=np.int32)),
+            "density": (
+                pa.nulls(k, pa.float64())
+                if density is None
+                else pa.array(np.full(k, density, dtype=np.float64))
+            ),
+            "cells": gridtext.strings(batch["cells"], batch["offsets"], CELL_CHARS, 0),
+        },
+        schema=BOARDS.compute_schema(),
+    )
 
 
 def table_to_batch(table: pa.Table) -> dict[str, np.ndarray]:
@@ -74,11 +135,17 @@ def table_to_batch(table: pa.Table) -> dict[str, np.ndarray]:
     cells = gridtext.codes(table.column("cells"), CELL_CHARS, 0, np.uint8)
     ids = _ints(table, "board_id", np.int64)
     if cells.bad_row >= 0:
-        raise ParamError(f"board {ids[cells.bad_row]}: cells may hold only '.' (open) and "
-                         f"'X' (wall), not {cells.bad_char!r}")
-    return {"board_id": ids, "rows": _ints(table, "rows", np.int32),
-            "cols": _ints(table, "cols", np.int32), "offsets": cells.offsets,
-            "cells": cells.values}
+        raise ParamError(
+            f"board {ids[cells.bad_row]}: cells may hold only '.' (open) and "
+            f"'X' (wall), not {cells.bad_char!r}"
+        )
+    return {
+        "board_id": ids,
+        "rows": _ints(table, "rows", np.int32),
+        "cols": _ints(table, "cols", np.int32),
+        "offsets": cells.offsets,
+        "cells": cells.values,
+    }
 
 
 def _ints(table: pa.Table, name: str, dtype: type) -> np.ndarray:
@@ -108,21 +175,29 @@ def _optional(values: np.ndarray | None, k: int, kind: pa.DataType) -> pa.Array:
 def result_table(boards: pa.Table, result: Mapping[str, np.ndarray]) -> pa.Table:
     """The ``maxima`` rows of ``boards`` from :func:`solvers.max_rooks.solve_batch`'s result."""
     k = boards.num_rows
-    density = (boards.column("density").cast(pa.float64()) if "density" in boards.column_names
-               else pa.nulls(k, pa.float64()))
+    density = (
+        boards.column("density").cast(pa.float64())
+        if "density" in boards.column_names
+        else pa.nulls(k, pa.float64())
+    )
     best, best_text = _counts(result.get("max_placements"), k)
     total, total_text = _counts(result.get("placements"), k)
-    return pa.table({
-        "board_id": boards.column("board_id").cast(pa.int64()),
-        "rows": boards.column("rows").cast(pa.int32()),
-        "cols": boards.column("cols").cast(pa.int32()),
-        "density": density,
-        "walls": pa.array(np.asarray(result["walls"], dtype=np.int32)),
-        "max_rooks": pa.array(np.asarray(result["max_rooks"], dtype=np.int32)),
-        "max_placements": best, "max_placements_text": best_text,
-        "placements": total, "placements_text": total_text,
-        "count_status": _optional(result.get("count_status"), k, pa.string()),
-        "count_memory": _optional(result.get("count_memory"), k, pa.int64()),
-        "placement": gridtext.int32_lists(result["placement"], result["placement_offsets"]),
-        "nodes": pa.array(np.asarray(result["nodes"], dtype=np.int64)),
-    }, schema=MAXIMA.compute_schema())
+    return pa.table(
+        {
+            "board_id": boards.column("board_id").cast(pa.int64()),
+            "rows": boards.column("rows").cast(pa.int32()),
+            "cols": boards.column("cols").cast(pa.int32()),
+            "density": density,
+            "walls": pa.array(np.asarray(result["walls"], dtype=np.int32)),
+            "max_rooks": pa.array(np.asarray(result["max_rooks"], dtype=np.int32)),
+            "max_placements": best,
+            "max_placements_text": best_text,
+            "placements": total,
+            "placements_text": total_text,
+            "count_status": _optional(result.get("count_status"), k, pa.string()),
+            "count_memory": _optional(result.get("count_memory"), k, pa.int64()),
+            "placement": gridtext.int32_lists(result["placement"], result["placement_offsets"]),
+            "nodes": pa.array(np.asarray(result["nodes"], dtype=np.int64)),
+        },
+        schema=MAXIMA.compute_schema(),
+    )

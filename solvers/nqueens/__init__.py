@@ -63,12 +63,34 @@ from ..prefixes import CountResult, Prefixes, prefix_numbers
 from ..schema import Field, Flag, Integer, IntegerSet, ParamError, Record
 
 __all__ = [
-    "PROBLEM", "MAX_N", "NODE_LIMIT", "MIN_UNITS", "UNIT_SECONDS", "MAX_UNITS", "COUNTS",
+    "PROBLEM",
+    "MAX_N",
+    "NODE_LIMIT",
+    "MIN_UNITS",
+    "UNIT_SECONDS",
+    "MAX_UNITS",
+    "COUNTS",
     "SOLUTIONS",
-    "max_depth", "prefixes", "count", "total", "unique", "completions", "solutions", "cost",
-    "unit_plan", "unit_prefixes", "count_units", "solution_depth", "solution_prefixes",
-    "solution_units", "solutions_cost", "solutions_table", "warm_up", "crosscheck",
-    "CROSSCHECK_MAX_N", "SOLUTIONS_CROSSCHECK_MAX_N",
+    "max_depth",
+    "prefixes",
+    "count",
+    "total",
+    "unique",
+    "completions",
+    "solutions",
+    "cost",
+    "unit_plan",
+    "unit_prefixes",
+    "count_units",
+    "solution_depth",
+    "solution_prefixes",
+    "solution_units",
+    "solutions_cost",
+    "solutions_table",
+    "warm_up",
+    "crosscheck",
+    "CROSSCHECK_MAX_N",
+    "SOLUTIONS_CROSSCHECK_MAX_N",
 ]
 
 MAX_N = 32
@@ -203,8 +225,9 @@ def cost(n: int | Mapping) -> float:
 def _paths(n: int, depth: int, cap: int) -> int:
     """Paths of ``depth`` rows of the symmetric search (n >= 2); more than ``cap`` means more
     than ``cap`` (the count stops there)."""
-    walked, _ = _kernel().select(n, depth, np.zeros(0, np.int64), cap,
-                                  np.zeros((0, depth), np.int64))
+    walked, _ = _kernel().select(
+        n, depth, np.zeros(0, np.int64), cap, np.zeros((0, depth), np.int64)
+    )
     return int(walked)
 
 
@@ -232,8 +255,9 @@ def _units(n: int, depth: int, cap: int) -> int:
     """Units of ``depth`` of board side n; more than ``cap`` means more than ``cap`` (the count
     stops there)."""
     none = np.zeros(0, np.int64)
-    walked, _ = _constellations().select(n, _canonical(n), depth, none, cap,
-                                         np.zeros((0, 4 + depth), np.int64), none)
+    walked, _ = _constellations().select(
+        n, _canonical(n), depth, none, cap, np.zeros((0, 4 + depth), np.int64), none
+    )
     return int(walked)
 
 
@@ -353,8 +377,12 @@ def solution_prefixes(n: int) -> np.ndarray:
     depth = solution_depth(n)
     rows: list[tuple[int, ...]] = [()]
     for r in range(depth):
-        rows = [p + (c,) for p in rows for c in range(n)
-                if all(c != q and abs(c - q) != r - i for i, q in enumerate(p))]
+        rows = [
+            p + (c,)
+            for p in rows
+            for c in range(n)
+            if all(c != q and abs(c - q) != r - i for i, q in enumerate(p))
+        ]
     out = np.array(rows, np.int64).reshape(len(rows), depth)
     out.flags.writeable = False
     return out
@@ -393,29 +421,58 @@ def solutions_rows(n: int) -> float:
 
 
 COUNTS = Table(
-    "counts", "Q(n): placements of n non-attacking queens on an n x n board, and U(n)",
-    (Column("n", pa.int32(), "board side", "cells", "key"),
-     *count_columns("count", "Q(n), placements of n non-attacking queens", "placements"),
-     *count_columns("unique", "U(n), fundamental solutions: classes of Q(n)'s placements under "
-                    "the 8 rotations and reflections of the square", "classes"),
-     Column("nodes", pa.int64(), "queens placed by the constellation search below the "
-            "work units", "nodes", "sum")),
-    merge="sum", keys=("n",))
+    "counts",
+    "Q(n): placements of n non-attacking queens on an n x n board, and U(n)",
+    (
+        Column("n", pa.int32(), "board side", "cells", "key"),
+        *count_columns("count", "Q(n), placements of n non-attacking queens", "placements"),
+        *count_columns(
+            "unique",
+            "U(n), fundamental solutions: classes of Q(n)'s placements under "
+            "the 8 rotations and reflections of the square",
+            "classes",
+        ),
+        Column(
+            "nodes",
+            pa.int64(),
+            "queens placed by the constellation search below the work units",
+            "nodes",
+            "sum",
+        ),
+    ),
+    merge="sum",
+    keys=("n",),
+)
 
 SOLUTIONS = Table(
-    "solutions", "every solution of each n, in lexicographic order",
-    (Column("n", pa.int32(), "board side", "cells"),
-     Column("solution", pa.list_(pa.int8()), "the column of each row's queen, row 0 first",
-            "columns")))
+    "solutions",
+    "every solution of each n, in lexicographic order",
+    (
+        Column("n", pa.int32(), "board side", "cells"),
+        Column(
+            "solution",
+            pa.list_(pa.int8()),
+            "the column of each row's queen, row 0 first",
+            "columns",
+        ),
+    ),
+)
 
-PARAMS = Record({
-    "n": Field(IntegerSet(1, MAX_N), required=True, doc="board sides: 8, \"4..16\" or [8, 10]"),
-    "solutions": Field(Flag(), default=False,
-                       doc="also write every solution (the solutions table)"),
-    "unique": Field(Flag(), default=False,
-                    doc="solve prints U(n), the fundamental solutions, instead of Q(n) (the "
-                        "counts table holds both either way; nothing computed depends on it)"),
-}, "an nqueens job")
+PARAMS = Record(
+    {
+        "n": Field(IntegerSet(1, MAX_N), required=True, doc='board sides: 8, "4..16" or [8, 10]'),
+        "solutions": Field(
+            Flag(), default=False, doc="also write every solution (the solutions table)"
+        ),
+        "unique": Field(
+            Flag(),
+            default=False,
+            doc="solve prints U(n), the fundamental solutions, instead of Q(n) (the "
+            "counts table holds both either way; nothing computed depends on it)",
+        ),
+    },
+    "an nqueens job",
+)
 
 
 def _outputs(params: Mapping) -> tuple[str, ...]:
@@ -444,9 +501,17 @@ def _compute(point: Point, lo: int, hi: int) -> pa.Table:
     found, classes, nodes = count_units(n, lo, hi)
     count_col, text_col = count_arrays([found])
     unique_col, unique_text = count_arrays([classes])
-    return pa.table({"n": pa.array([n], pa.int32()), "count": count_col, "count_text": text_col,
-                     "unique": unique_col, "unique_text": unique_text,
-                     "nodes": pa.array([nodes], pa.int64())}, schema=COUNTS.compute_schema())
+    return pa.table(
+        {
+            "n": pa.array([n], pa.int32()),
+            "count": count_col,
+            "count_text": text_col,
+            "unique": unique_col,
+            "unique_text": unique_text,
+            "nodes": pa.array([nodes], pa.int64()),
+        },
+        schema=COUNTS.compute_schema(),
+    )
 
 
 _BATCH_ROWS = 1 << 22  # solutions per record batch: int32 list offsets stay below 2**31
@@ -457,12 +522,11 @@ def solutions_table(n: int, rows: np.ndarray) -> pa.Table:
     schema = SOLUTIONS.compute_schema()
     batches = []
     for start in range(0, rows.shape[0], _BATCH_ROWS):
-        part = rows[start:start + _BATCH_ROWS]
+        part = rows[start : start + _BATCH_ROWS]
         k = part.shape[0]
         offsets = pa.array(np.arange(0, (k + 1) * n, n, dtype=np.int32))
         column = pa.ListArray.from_arrays(offsets, pa.array(part.reshape(-1), pa.int8()))
-        batches.append(pa.record_batch([pa.array(np.full(k, n, np.int32)), column],
-                                       schema=schema))
+        batches.append(pa.record_batch([pa.array(np.full(k, n, np.int32)), column], schema=schema))
     return pa.Table.from_batches(batches, schema)
 
 
@@ -477,8 +541,9 @@ def _read(text: str) -> dict:
     return {"n": (parse(text),), "solutions": True}
 
 
-def _write(tables: Mapping[str, Iterator[pa.RecordBatch]], params: Mapping,
-           note) -> Iterator[bytes]:
+def _write(
+    tables: Mapping[str, Iterator[pa.RecordBatch]], params: Mapping, note
+) -> Iterator[bytes]:
     from .format import render
 
     n = params["n"][0]
@@ -504,8 +569,9 @@ def _python_solutions(n: int, prefix: Sequence[int]) -> list[list[int]]:
     backtracking that shares no code with the kernels (rows top to bottom, columns up)."""
     out: list[list[int]] = []
     cols = list(prefix)
-    if any(c == q or abs(c - q) == r - i for r, c in enumerate(cols) for i, q in
-           enumerate(cols[:r])):
+    if any(
+        c == q or abs(c - q) == r - i for r, c in enumerate(cols) for i, q in enumerate(cols[:r])
+    ):
         return out
 
     def place() -> None:
@@ -536,8 +602,7 @@ def crosscheck(point: Point, lo: int, hi: int, published: pa.Table) -> Crosschec
     if point.table == "solutions":
         if n > SOLUTIONS_CROSSCHECK_MAX_N:
             return None
-        found = [s for p in solution_prefixes(n)[lo:hi].tolist()
-                 for s in _python_solutions(n, p)]
+        found = [s for p in solution_prefixes(n)[lo:hi].tolist() for s in _python_solutions(n, p)]
         rows = np.array(found, np.int8).reshape(len(found), n)
         return Crosscheck("plain Python backtracking", solutions_table(n, rows))
     if (lo, hi) != (0, point.units) or n > CROSSCHECK_MAX_N:
@@ -548,9 +613,18 @@ def crosscheck(point: Point, lo: int, hi: int, published: pa.Table) -> Crosschec
     q, u = int(weight[:, 0].sum()), int(weight[:, 1].sum())
     count_col, text_col = count_arrays([q])
     unique_col, unique_text = count_arrays([u])
-    return Crosscheck("row search (first-row prefixes, no constellations)", pa.table(
-        {"n": pa.array([n], pa.int32()), "count": count_col, "count_text": text_col,
-         "unique": unique_col, "unique_text": unique_text}))
+    return Crosscheck(
+        "row search (first-row prefixes, no constellations)",
+        pa.table(
+            {
+                "n": pa.array([n], pa.int32()),
+                "count": count_col,
+                "count_text": text_col,
+                "unique": unique_col,
+                "unique_text": unique_text,
+            }
+        ),
+    )
 
 
 def _warm_total() -> None:
@@ -594,8 +668,15 @@ PROBLEM = CountProblem(
         job=lambda args: {"n": (args["n"],)},
         answer=_answer,
         extra=(("solutions", "solutions"),),
-        flags=(("unique", "unique", "Print U(n), the fundamental solutions (classes under the "
-                "8 rotations and reflections of the square), instead of Q(n)."),)),
+        flags=(
+            (
+                "unique",
+                "unique",
+                "Print U(n), the fundamental solutions (classes under the "
+                "8 rotations and reflections of the square), instead of Q(n).",
+            ),
+        ),
+    ),
     outputs_of=_outputs,
     points_of=_points,
     compute_units=_compute,

@@ -84,8 +84,7 @@ def border(n, t, b, left, right):
 def decode(n, code):
     """The constellation (t, b, left, right), int64 [4], of ``code`` ``((t * n + b) * n + left)
     * n + right``."""
-    return np.array([code // (n * n * n), code // (n * n) % n, code // n % n, code % n],
-                    np.int64)
+    return np.array([code // (n * n * n), code // (n * n) % n, code // n % n, code % n], np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -148,9 +147,21 @@ POWERS = 5  # the features weigh a row by x ** k, k < POWERS, x its place in the
 # ``python benchmarks/nqueens_images.py``, which prints them: least squares of the log of each
 # image's walk nodes at n = 13..16; it checks the choice against every image at n = 17.  The
 # weight of feature 1 is 0: the cells it counts are as many in every image.
-IMAGE_WEIGHTS = np.array([
-    0.6953, 0.0, 2.0413, -20.5441, 46.8894, -26.7274, 0.4654, 0.2605, 2.3514, -54.0693, 54.2751,
-])
+IMAGE_WEIGHTS = np.array(
+    [
+        0.6953,
+        0.0,
+        2.0413,
+        -20.5441,
+        46.8894,
+        -26.7274,
+        0.4654,
+        0.2605,
+        2.3514,
+        -54.0693,
+        54.2751,
+    ]
+)
 
 
 @njit(cache=True, nogil=True)
@@ -199,7 +210,7 @@ def canonical(n):
     set of the symmetries that fix the constellation (bit 0, the identity, always set; its
     images have the same, as every stabilizer is a group of rotations, or all of D4 for
     n = 1)."""
-    out = np.empty((n ** 4, 5), np.int64)
+    out = np.empty((n**4, 5), np.int64)
     m = 0
     for t in range(n):
         for b in range(n):

@@ -25,8 +25,9 @@ def parse(text: str) -> int:
     try:
         n = int(first)
     except ValueError:
-        raise FormatError(f"expected one integer n (the board size), not {first!r}",
-                          number) from None
+        raise FormatError(
+            f"expected one integer n (the board size), not {first!r}", number
+        ) from None
     if len(lines) > 1:
         raise FormatError(f"expected nothing after n, found {lines[1][1]!r}", lines[1][0])
     if not 1 <= n <= MAX_JUDGE_N:

@@ -51,5 +51,6 @@ def report(job: str, tables: Mapping[str, Callable[..., pa.Table]]) -> Report:
     if "counts" not in tables:
         return Report()
     frame = counts_frame(tables["counts"]())  # a row per n: read whole, old tables too
-    return Report(tables=[(f"{job}: N-queens Q(n)", frame)],
-                  figures=[("queens", counts_figure(frame, job))])
+    return Report(
+        tables=[(f"{job}: N-queens Q(n)", frame)], figures=[("queens", counts_figure(frame, job))]
+    )

@@ -57,9 +57,27 @@ from ..schema import Field, Integer, IntegerSet, ListOf, Pair, ParamError, Recor
 from .symmetry import MAX_TOTAL, border_table, extend, items, paths
 
 __all__ = [
-    "PROBLEM", "MAX_TOTAL", "MIN_UNITS", "UNIT_SECONDS", "MAX_UNITS", "COUNTS", "STAND_IN",
-    "max_depth", "prefixes", "count", "placements", "row", "free_histogram", "border_table",
-    "strategy", "cost", "unit_plan", "unit_prefixes", "count_units", "warm_up", "crosscheck",
+    "PROBLEM",
+    "MAX_TOTAL",
+    "MIN_UNITS",
+    "UNIT_SECONDS",
+    "MAX_UNITS",
+    "COUNTS",
+    "STAND_IN",
+    "max_depth",
+    "prefixes",
+    "count",
+    "placements",
+    "row",
+    "free_histogram",
+    "border_table",
+    "strategy",
+    "cost",
+    "unit_plan",
+    "unit_prefixes",
+    "count_units",
+    "warm_up",
+    "crosscheck",
 ]
 
 # the unit plan (see the module docstring)
@@ -88,16 +106,23 @@ def _check_point(out: dict, key: tuple) -> dict:
         out["queens"] = tuple(range(n + 1))
     for i, q in enumerate(out["queens"]):
         if q > n:
-            raise ParamError(f"{q} is out of range for n = {n}: expected 0 <= M <= n",
-                             (*key, "queens", i))
+            raise ParamError(
+                f"{q} is out of range for n = {n}: expected 0 <= M <= n", (*key, "queens", i)
+            )
     return out
 
 
-POINT = Record({
-    "n": Field(Integer(1, MAX_TOTAL), required=True, doc="board side n = M + N"),
-    "queens": Field(ListOf(Integer(0), what="a non-empty list of integers M (queens)"),
-                    doc="the M wanted (default: every M = 0..n)"),
-}, "a queens_rooks point {n: N, queens: [M, ...]}", check_all=_check_point)
+POINT = Record(
+    {
+        "n": Field(Integer(1, MAX_TOTAL), required=True, doc="board side n = M + N"),
+        "queens": Field(
+            ListOf(Integer(0), what="a non-empty list of integers M (queens)"),
+            doc="the M wanted (default: every M = 0..n)",
+        ),
+    },
+    "a queens_rooks point {n: N, queens: [M, ...]}",
+    check_all=_check_point,
+)
 
 
 def _point(params: Mapping) -> tuple[int, tuple[int, ...]]:
@@ -182,8 +207,7 @@ def count(params: Mapping, prefixes: Prefixes) -> CountResult:
         return CountResult(_exact(counts), np.zeros(k, np.int64))
     fixed, owner, factor = items(n, np.asarray(prefixes.choices))
     positive = [q for q in queens if q > 0]
-    hist, nodes = _kernel()._histograms(n, fixed, how == "typed", n - min(positive),
-                                        max(queens))
+    hist, nodes = _kernel()._histograms(n, fixed, how == "typed", n - min(positive), max(queens))
     # exact arithmetic from here on: Python ints in object arrays
     factor = factor.astype(object)
     factorials = np.array([math.factorial(j) for j in range(n + 1)], dtype=object)
@@ -215,8 +239,9 @@ def _choose_queens(histogram: np.ndarray, perms: np.ndarray, queens: Sequence[in
 
     Each sum is at most ``perms[i] * max C(k, M)``: below 2**63 the int64 product is exact.
     """
-    binom = np.array([[math.comb(j, q) for q in queens] for j in range(histogram.shape[1])],
-                     dtype=object)
+    binom = np.array(
+        [[math.comb(j, q) for q in queens] for j in range(histogram.shape[1])], dtype=object
+    )
     if len(perms) and perms.max() * binom.max() < 2**63:
         return (histogram.astype(np.int64) @ binom.astype(np.int64)).astype(object)
     return histogram @ binom
@@ -333,29 +358,45 @@ def count_units(params: Mapping, lo: int, hi: int) -> tuple[list[int], int]:
 
 
 COUNTS = Table(
-    "counts", "placements of M queens and N rooks on the (M+N) x (M+N) board, none attacked",
-    (Column("n", pa.int32(), "board side n = M + N", "cells", "key"),
-     Column("queens", pa.int32(), "M, the queens", "pieces", "key"),
-     Column("rooks", pa.int32(), "N, the rooks", "pieces", "key"),
-     *count_columns("count", "placements with no piece attacked", "placements"),
-     Column("nodes", pa.int64(), "nodes of the search that answered this row's point (one search "
-            "answers every M of a board side)", "nodes", "sum")),
-    merge="sum", keys=("n", "queens", "rooks"))
+    "counts",
+    "placements of M queens and N rooks on the (M+N) x (M+N) board, none attacked",
+    (
+        Column("n", pa.int32(), "board side n = M + N", "cells", "key"),
+        Column("queens", pa.int32(), "M, the queens", "pieces", "key"),
+        Column("rooks", pa.int32(), "N, the rooks", "pieces", "key"),
+        *count_columns("count", "placements with no piece attacked", "placements"),
+        Column(
+            "nodes",
+            pa.int64(),
+            "nodes of the search that answered this row's point (one search "
+            "answers every M of a board side)",
+            "nodes",
+            "sum",
+        ),
+    ),
+    merge="sum",
+    keys=("n", "queens", "rooks"),
+)
 
-_PAIR = Pair(Integer(0, MAX_TOTAL, "M"), Integer(0, MAX_TOTAL, "N"),
-             "a pair [M, N] of non-negative integers (queens, rooks)")
+_PAIR = Pair(
+    Integer(0, MAX_TOTAL, "M"),
+    Integer(0, MAX_TOTAL, "N"),
+    "a pair [M, N] of non-negative integers (queens, rooks)",
+)
 
 
 def _check_job(out: dict, key: tuple) -> dict:
     if ("total" in out) == ("pairs" in out):
-        raise ParamError("expected exactly one of 'total' (board sides M + N) or 'pairs' "
-                         "(a list of [M, N])", key)
+        raise ParamError(
+            "expected exactly one of 'total' (board sides M + N) or 'pairs' (a list of [M, N])", key
+        )
     for i, (m, r) in enumerate(out.get("pairs", ())):
         if not 1 <= m + r <= MAX_TOTAL:
             raise ParamError(
                 f"M + N = {m + r} is out of range: expected 1 <= M + N <= {MAX_TOTAL}"
                 + (" (the empty board is not part of a sweep)" if m + r == 0 else ""),
-                (*key, "pairs", i))
+                (*key, "pairs", i),
+            )
     sides, pairs = set(out.get("total", ())), set(out.get("pairs", ()))
     for i, (m, r) in enumerate(out.get("lines", ())):
         if (m, r) != (0, 0) and m + r not in sides and (m, r) not in pairs:
@@ -363,14 +404,24 @@ def _check_job(out: dict, key: tuple) -> dict:
     return out
 
 
-PARAMS = Record({
-    "total": Field(IntegerSet(1, MAX_TOTAL), doc="board sides n = M + N: every M = 0..n of each"),
-    "pairs": Field(ListOf(_PAIR, what="a non-empty list of [M, N] pairs"),
-                   doc="the (M, N) wanted, each 1 <= M + N <= 32"),
-    "lines": Field(ListOf(_PAIR, least=0, unique=False, what="a list of [M, N] pairs"),
-                   doc="judge only: the (M, N) of the input lines in order, [0, 0] included; "
-                       "the judge writes one count per line (nothing computed depends on it)"),
-}, "a queens_rooks job", check_all=_check_job)
+PARAMS = Record(
+    {
+        "total": Field(
+            IntegerSet(1, MAX_TOTAL), doc="board sides n = M + N: every M = 0..n of each"
+        ),
+        "pairs": Field(
+            ListOf(_PAIR, what="a non-empty list of [M, N] pairs"),
+            doc="the (M, N) wanted, each 1 <= M + N <= 32",
+        ),
+        "lines": Field(
+            ListOf(_PAIR, least=0, unique=False, what="a list of [M, N] pairs"),
+            doc="judge only: the (M, N) of the input lines in order, [0, 0] included; "
+            "the judge writes one count per line (nothing computed depends on it)",
+        ),
+    },
+    "a queens_rooks job",
+    check_all=_check_job,
+)
 
 
 def _wanted(params: Mapping) -> dict[int, list[int]]:
@@ -407,13 +458,17 @@ def _compute(point: Point, lo: int, hi: int) -> pa.Table:
     totals, nodes = count_units(point.params, lo, hi)
     count_col, text_col = count_arrays(totals)
     k = len(queens)
-    return pa.table({
-        "n": pa.array([n] * k, pa.int32()),
-        "queens": pa.array(queens, pa.int32()),
-        "rooks": pa.array([n - q for q in queens], pa.int32()),
-        "count": count_col, "count_text": text_col,
-        "nodes": pa.array([nodes] * k, pa.int64()),
-    }, schema=COUNTS.compute_schema())
+    return pa.table(
+        {
+            "n": pa.array([n] * k, pa.int32()),
+            "queens": pa.array(queens, pa.int32()),
+            "rooks": pa.array([n - q for q in queens], pa.int32()),
+            "count": count_col,
+            "count_text": text_col,
+            "nodes": pa.array([nodes] * k, pa.int64()),
+        },
+        schema=COUNTS.compute_schema(),
+    )
 
 
 def _solve_job(args: Mapping) -> dict:
@@ -427,8 +482,9 @@ def _solve_answer(table: pa.Table, args: Mapping) -> str:
     m, r = args["queens"], args["rooks"]
     if m + r == 0:
         return "1"  # the empty board: the empty placement
-    for q, text in zip(table.column("queens").to_pylist(), table.column("count_text").to_pylist(),
-                       strict=True):
+    for q, text in zip(
+        table.column("queens").to_pylist(), table.column("count_text").to_pylist(), strict=True
+    ):
         if q == m:
             return text
     raise KeyError(f"no count for M = {m}, N = {r} in the table")
@@ -442,15 +498,24 @@ def _read(text: str) -> dict:
     return {"pairs": pairs or (STAND_IN,), "lines": tuple(lines)}
 
 
-def _write(tables: Mapping[str, Iterator[pa.RecordBatch]], params: Mapping,
-           note) -> Iterator[bytes]:
+def _write(
+    tables: Mapping[str, Iterator[pa.RecordBatch]], params: Mapping, note
+) -> Iterator[bytes]:
     from .format import render
 
     found = {(0, 0): 1}
     for batch in tables["counts"]:
-        found.update(zip(zip(batch.column("queens").to_pylist(),
-                             batch.column("rooks").to_pylist(), strict=True),
-                         map(int, batch.column("count_text").to_pylist()), strict=True))
+        found.update(
+            zip(
+                zip(
+                    batch.column("queens").to_pylist(),
+                    batch.column("rooks").to_pylist(),
+                    strict=True,
+                ),
+                map(int, batch.column("count_text").to_pylist()),
+                strict=True,
+            )
+        )
     lines = params.get("lines", params.get("pairs", ()))
     yield render(found[tuple(p)] for p in lines).encode()
 
@@ -478,11 +543,18 @@ def crosscheck(point: Point, lo: int, hi: int, published: pa.Table) -> Crosschec
     if (lo, hi) != (0, point.units) or not wanted:
         return None
     count_col, text_col = count_arrays([cell(n, m) for m in wanted])
-    return Crosscheck("Ryser's permanent (queens placed by plain loops)", pa.table({
-        "n": pa.array([n] * len(wanted), pa.int32()),
-        "queens": pa.array(wanted, pa.int32()),
-        "rooks": pa.array([n - m for m in wanted], pa.int32()),
-        "count": count_col, "count_text": text_col}))
+    return Crosscheck(
+        "Ryser's permanent (queens placed by plain loops)",
+        pa.table(
+            {
+                "n": pa.array([n] * len(wanted), pa.int32()),
+                "queens": pa.array(wanted, pa.int32()),
+                "rooks": pa.array([n - m for m in wanted], pa.int32()),
+                "count": count_col,
+                "count_text": text_col,
+            }
+        ),
+    )
 
 
 def _warm_row() -> None:
@@ -517,10 +589,13 @@ PROBLEM = CountProblem(
     tables=(COUNTS,),
     modules=(__name__,),
     solve=SolveCommand(
-        arguments=(("queens", Integer(0, MAX_TOTAL, "M"), "M, the queens"),
-                   ("rooks", Integer(0, MAX_TOTAL, "N"), "N, the rooks")),
+        arguments=(
+            ("queens", Integer(0, MAX_TOTAL, "M"), "M, the queens"),
+            ("rooks", Integer(0, MAX_TOTAL, "N"), "N, the rooks"),
+        ),
         job=_solve_job,
-        answer=_solve_answer),
+        answer=_solve_answer,
+    ),
     outputs_of=lambda params: ("counts",),
     points_of=_points,
     compute_units=_compute,

@@ -33,14 +33,16 @@ def parse(text: str) -> list[tuple[int, int]]:
             raise FormatError(f"{_EXPECTED}, not {line.strip()!r}", number)
         digits = max(len(f.lstrip("+-").lstrip("0")) for f in fields)
         if digits > 9:  # before int(): Python refuses to read over 4300 digits
-            raise FormatError(f"a number of {digits} digits is too large: expected M + N <= "
-                              f"{MAX_TOTAL}", number)
+            raise FormatError(
+                f"a number of {digits} digits is too large: expected M + N <= {MAX_TOTAL}", number
+            )
         m, n = int(fields[0]), int(fields[1])
         if m < 0 or n < 0:
             raise FormatError(f"{_EXPECTED}, not M = {m}, N = {n}", number)
         if m + n > MAX_TOTAL:
-            raise FormatError(f"M + N = {m + n} is too large: expected M + N <= {MAX_TOTAL}",
-                              number)
+            raise FormatError(
+                f"M + N = {m + n} is too large: expected M + N <= {MAX_TOTAL}", number
+            )
         pairs.append((m, n))
     return pairs
 

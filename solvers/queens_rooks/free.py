@@ -55,8 +55,7 @@ def _last_free(n, r, b, occ_s, occ_t, iso_s, iso_t, k):
     bs = b << uint64(r)
     bt = (b << uint64(n - 1)) >> uint64(r)
     new = ((occ_s & bs) | (occ_t & bt)) == 0
-    return (k + (1 if new else 0) - (1 if (iso_s & bs) != 0 else 0)
-            - (1 if (iso_t & bt) != 0 else 0))
+    return k + (1 if new else 0) - (1 if (iso_s & bs) != 0 else 0) - (1 if (iso_t & bt) != 0 else 0)
 
 
 TAIL = 5  # rows finished in bulk by :func:`_tail` (its loops are written for five)
@@ -129,7 +128,8 @@ def _tail(n, rows, rest, occ_s, occ_t, iso_s, iso_t, k, partner_s, work, on_s, o
         for b in range(a + 1, 5):
             for w in range(3):
                 work[6 + w, 5 * a + b] = (work[w, 15 + a] | work[w, 20 + b]) | (
-                    (work[w, 15 + b] | work[w, 20 + a]) << uint64(32))
+                    (work[w, 15 + b] | work[w, 20 + a]) << uint64(32)
+                )
     for x in range(15):  # rows 0-2: the same masks in both halves
         for w in range(3):
             work[w, x] |= work[w, x] << uint64(32)
@@ -147,8 +147,11 @@ def _tail(n, rows, rest, occ_s, occ_t, iso_s, iso_t, k, partner_s, work, on_s, o
             ca = np.int64(ctz(a1))
             cb = np.int64(ctz(a1 & (a1 - _U1)))
             cc = np.int64(63) - np.int64(clz(a1))
-            nibbles = _three(k1, c1, l1, ca, cb, cc, work) + _three(k1, c1, l1, cb, ca, cc, work) \
-                + _three(k1, c1, l1, cc, ca, cb, work)  # 4-bit counts of these six completions
+            nibbles = (
+                _three(k1, c1, l1, ca, cb, cc, work)
+                + _three(k1, c1, l1, cb, ca, cc, work)
+                + _three(k1, c1, l1, cc, ca, cb, work)
+            )  # 4-bit counts of these six completions
             even += nibbles & _NIBBLES
             odd += (nibbles >> uint64(4)) & _NIBBLES
     for f in range(8):  # wide[k + d] counts the completions with k - _SPREAD + d free pieces
@@ -184,7 +187,7 @@ def _free_search(n: int, fixed: np.ndarray, hist: np.ndarray, bulk_ok: bool = Tr
     wide = np.zeros(n + 1 + 16, np.uint64)  # the tail's counts, free pieces + _SPREAD
     # the last five rows open, and every mask of the tail within 32 bits (2n - 1 <= 32)
     bulk = bulk_ok and TAIL < n <= 16 and fixed[order[n - TAIL]] < 0
-    rows = order[n - TAIL:].copy() if bulk else order[:0].copy()
+    rows = order[n - TAIL :].copy() if bulk else order[:0].copy()
     tail = n >= 3 and fixed[order[n - 2]] < 0 and fixed[order[n - 1]] < 0
     nodes = 0
     cand[0] = _row_candidates(fixed, order[0], full, uint64(0))
@@ -197,12 +200,22 @@ def _free_search(n: int, fixed: np.ndarray, hist: np.ndarray, bulk_ok: bool = Tr
         b = options & (~options + _U1)
         cand[t] = options ^ b
         nodes += 1
-        os, ot, i_s, i_t, k = _place_free(n, order[t], b, occ_s[t], occ_t[t], iso_s[t],
-                                           iso_t[t], kk[t], partner_s, partner_t, True)
+        os, ot, i_s, i_t, k = _place_free(
+            n,
+            order[t],
+            b,
+            occ_s[t],
+            occ_t[t],
+            iso_s[t],
+            iso_t[t],
+            kk[t],
+            partner_s,
+            partner_t,
+            True,
+        )
         now_used = used[t] | b
         if bulk and t == n - TAIL - 1:
-            _tail(n, rows, full & ~now_used, os, ot, i_s, i_t, k, partner_s, work, on_s, on_t,
-                  wide)
+            _tail(n, rows, full & ~now_used, os, ot, i_s, i_t, k, partner_s, work, on_s, on_t, wide)
             nodes += _TAIL_NODES
             continue
         if t == n - 1:
@@ -214,11 +227,13 @@ def _free_search(n: int, fixed: np.ndarray, hist: np.ndarray, bulk_ok: bool = Tr
             v = rest ^ u
             r1 = order[n - 2]
             r2 = order[n - 1]
-            s1, t1, is1, it1, k1 = _place_free(n, r1, u, os, ot, i_s, i_t, k,
-                                               partner_s, partner_t, False)
+            s1, t1, is1, it1, k1 = _place_free(
+                n, r1, u, os, ot, i_s, i_t, k, partner_s, partner_t, False
+            )
             k1 = _last_free(n, r2, v, s1, t1, is1, it1, k1)
-            s2, t2, is2, it2, k2 = _place_free(n, r1, v, os, ot, i_s, i_t, k,
-                                               partner_s, partner_t, False)
+            s2, t2, is2, it2, k2 = _place_free(
+                n, r1, v, os, ot, i_s, i_t, k, partner_s, partner_t, False
+            )
             k2 = _last_free(n, r2, u, s2, t2, is2, it2, k2)
             hist[k1] += _U1
             hist[k2] += _U1

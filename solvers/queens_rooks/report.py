@@ -18,8 +18,12 @@ __all__ = ["report", "triangle", "triangle_figure"]
 def _cells(table: pa.Table) -> dict[int, dict[int, int]]:
     """n -> {M: exact count} of the counts table."""
     cells: dict[int, dict[int, int]] = {}
-    for n, m, text in zip(table.column("n").to_pylist(), table.column("queens").to_pylist(),
-                          table.column("count_text").to_pylist(), strict=True):
+    for n, m, text in zip(
+        table.column("n").to_pylist(),
+        table.column("queens").to_pylist(),
+        table.column("count_text").to_pylist(),
+        strict=True,
+    ):
         cells.setdefault(n, {})[m] = count_value(text)
     return cells
 
@@ -31,8 +35,7 @@ def triangle(cells: Mapping[int, Mapping[int, int]]):
 
     width = max((max(row) for row in cells.values()), default=-1) + 1
     rows = {n: [cells[n].get(m, "") for m in range(width)] for n in sorted(cells)}
-    frame = pd.DataFrame.from_dict(rows, orient="index", columns=list(range(width)),
-                                   dtype=object)
+    frame = pd.DataFrame.from_dict(rows, orient="index", columns=list(range(width)), dtype=object)
     frame.index.name, frame.columns.name = "n", "M"
     return frame
 
@@ -57,18 +60,26 @@ def triangle_figure(cells: Mapping[int, Mapping[int, int]], job: str):
     shown = grid[np.isfinite(grid) & (grid > 0)]
     lo, hi = (shown.min(), shown.max()) if shown.size else (1.0, 10.0)
     side = scaled(width, 0.3, 2.0, 3.0, 7.0)
-    fig, (heat, curves) = new_figure(side + 7.5, scaled(len(ns), 0.2, 2.0, 4.5, 8.0),
-                                     ncols=2, width_ratios=[side, 6.0])
+    fig, (heat, curves) = new_figure(
+        side + 7.5, scaled(len(ns), 0.2, 2.0, 4.5, 8.0), ncols=2, width_ratios=[side, 6.0]
+    )
     cmap = colormaps["viridis"].with_extremes(bad="white")
-    image = heat.imshow(np.ma.masked_less_equal(grid, 0), origin="lower", cmap=cmap,
-                        aspect="auto", norm=LogNorm(lo, hi if hi > lo else lo * 10),
-                        interpolation="nearest")
+    image = heat.imshow(
+        np.ma.masked_less_equal(grid, 0),
+        origin="lower",
+        cmap=cmap,
+        aspect="auto",
+        norm=LogNorm(lo, hi if hi > lo else lo * 10),
+        interpolation="nearest",
+    )
     none = np.where(grid == 0)  # asked for, no placement: a cross, not a blank
     heat.scatter(none[1], none[0], marker="x", s=12, color="0.4", linewidths=0.8)
     step = max(1, width // 16)
     heat.set_xticks(range(0, width, step))
-    heat.set_yticks(range(0, len(ns), max(1, len(ns) // 16)),
-                    labels=[str(n) for n in ns[::max(1, len(ns) // 16)]])
+    heat.set_yticks(
+        range(0, len(ns), max(1, len(ns) // 16)),
+        labels=[str(n) for n in ns[:: max(1, len(ns) // 16)]],
+    )
     heat.set_xlabel("M (queens)")
     heat.set_ylabel("n = M + N (board side, cells)")
     heat.set_title("placements (x: none)")
@@ -77,8 +88,14 @@ def triangle_figure(cells: Mapping[int, Mapping[int, int]], job: str):
     for n, colour in zip(ns, colours, strict=True):
         points = sorted((m, c) for m, c in cells[n].items() if c > 0)
         if points:
-            curves.plot([m for m, _ in points], [float(c) for _, c in points], marker="o",
-                        markersize=3, color=colour, label=f"n = {n}")
+            curves.plot(
+                [m for m, _ in points],
+                [float(c) for _, c in points],
+                marker="o",
+                markersize=3,
+                color=colour,
+                label=f"n = {n}",
+            )
     curves.set_yscale("log")
     curves.set_xlabel("M (queens; N = n - M rooks)")
     curves.set_ylabel("placements (log scale)")
@@ -92,6 +109,12 @@ def triangle_figure(cells: Mapping[int, Mapping[int, int]], job: str):
 def report(job: str, tables: Mapping[str, Callable[..., pa.Table]]) -> Report:
     """The triangle of exact counts and its figure."""
     cells = _cells(tables["counts"](columns=["n", "queens", "count_text"]))
-    return Report(tables=[(f"{job}: placements of M queens and N rooks (rows n = M + N, "
-                           "columns M)", triangle(cells))],
-                  figures=[("triangle", triangle_figure(cells, job))])
+    return Report(
+        tables=[
+            (
+                f"{job}: placements of M queens and N rooks (rows n = M + N, columns M)",
+                triangle(cells),
+            )
+        ],
+        figures=[("triangle", triangle_figure(cells, job))],
+    )

@@ -30,8 +30,15 @@ import numpy as np
 
 from ..schema import ParamError
 
-__all__ = ["MAX_TOTAL", "border_table", "border_keys", "fixed_from_decisions", "extend", "items",
-           "paths"]
+__all__ = [
+    "MAX_TOTAL",
+    "border_table",
+    "border_keys",
+    "fixed_from_decisions",
+    "extend",
+    "items",
+    "paths",
+]
 
 MAX_TOTAL = 32
 
@@ -39,8 +46,16 @@ MAX_TOTAL = 32
 def _d4_images(n: int, r: np.ndarray, c: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """The eight images of cells (r, c) under the symmetries of the n x n square."""
     m = n - 1
-    return [(r, c), (r, m - c), (m - r, c), (m - r, m - c),
-            (c, r), (c, m - r), (m - c, r), (m - c, m - r)]
+    return [
+        (r, c),
+        (r, m - c),
+        (m - r, c),
+        (m - r, m - c),
+        (c, r),
+        (c, m - r),
+        (m - c, r),
+        (m - c, m - r),
+    ]
 
 
 @lru_cache(maxsize=8)
@@ -54,9 +69,14 @@ def border_table(n: int) -> tuple[np.ndarray, np.ndarray]:
     if n == 1:
         ok = np.ones(top.shape, bool)
     else:  # the four border pieces form a partial permutation (corner pieces shared)
-        ok = ((top != bottom) & (left != right) & ((top == 0) == (left == 0))
-              & ((top == m) == (right == 0)) & ((bottom == 0) == (left == m))
-              & ((bottom == m) == (right == m)))
+        ok = (
+            (top != bottom)
+            & (left != right)
+            & ((top == 0) == (left == 0))
+            & ((top == m) == (right == 0))
+            & ((bottom == 0) == (left == m))
+            & ((bottom == m) == (right == m))
+        )
     top, bottom, left, right = top[ok], bottom[ok], left[ok], right[ok]
     rows = [np.zeros_like(top), np.full_like(top, m), left, right]
     cols = [top, bottom, np.zeros_like(top), np.full_like(top, m)]
@@ -142,19 +162,23 @@ def items(n: int, choices: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
         spot = np.minimum(np.searchsorted(keys, want), len(keys) - 1)
         bad = np.nonzero(keys[spot] != want)[0]
         if len(bad):
-            raise ParamError(f"prefix {choices[bad[0]].tolist()} does not start with a least "
-                             f"border of n = {n}")
+            raise ParamError(
+                f"prefix {choices[bad[0]].tolist()} does not start with a least border of n = {n}"
+            )
         rows = choices[:, 4:].astype(np.int64)
         padded = np.maximum.accumulate(rows < 0, axis=1)
         bad = np.nonzero(((rows < -1) | (rows >= n) | (padded & (rows >= 0))).any(axis=1))[0]
         fixed = fixed_from_decisions(n, choices) if not len(bad) else None
         if fixed is not None:
             ordered = np.sort(fixed, axis=1)
-            bad = np.nonzero(((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] >= 0))
-                             .any(axis=1))[0]
+            bad = np.nonzero(
+                ((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] >= 0)).any(axis=1)
+            )[0]
         if len(bad):
-            raise ParamError(f"prefix {choices[bad[0]].tolist()} is not a partial placement of "
-                             f"n = {n} (a column twice, out of range, or a column after -1)")
+            raise ParamError(
+                f"prefix {choices[bad[0]].tolist()} is not a partial placement of "
+                f"n = {n} (a column twice, out of range, or a column after -1)"
+            )
         return fixed, np.arange(k), np.ones(k, np.int64)
     keys = border_keys(n, table, depth)
     want = border_keys(n, choices.astype(np.int64), depth)
@@ -178,5 +202,6 @@ def paths(n: int, depth: int) -> int:
     levels = depth - 4
     open_rows = (fixed_from_decisions(n, table) == -1).sum(axis=1)
     sizes, borders = np.unique(open_rows, return_counts=True)
-    return sum(int(b) * math.perm(int(o), min(levels, int(o)))
-               for o, b in zip(sizes, borders, strict=True))
+    return sum(
+        int(b) * math.perm(int(o), min(levels, int(o))) for o, b in zip(sizes, borders, strict=True)
+    )

@@ -12,6 +12,7 @@ from .bits import _LOW32, _U1, _row_candidates, _row_order
 
 __all__: list[str] = []  # private: reached through solvers.queens_rooks
 
+
 @njit(cache=True, nogil=True)
 def _typed_options(n, r, free, occ_s, occ_t, q_s, q_t, rook_ok, queen_ok):
     """Options of row r: rook columns in bits 0-31, queen columns in bits 32-63."""
@@ -28,8 +29,9 @@ def _typed_options(n, r, free, occ_s, occ_t, q_s, q_t, rook_ok, queen_ok):
 
 
 @njit(cache=True, nogil=True)
-def _typed_search(n: int, fixed: np.ndarray, rook_max: int, queen_max: int,
-                  hist: np.ndarray) -> int:
+def _typed_search(
+    n: int, fixed: np.ndarray, rook_max: int, queen_max: int, hist: np.ndarray
+) -> int:
     """Add to ``hist[q]`` the legal typed placements extending ``fixed`` with q queens.
 
     Invariant at level t: ``used[t]``, ``occ_*[t]``, ``q_*[t]`` the columns, diagonals and queen
@@ -46,9 +48,17 @@ def _typed_search(n: int, fixed: np.ndarray, rook_max: int, queen_max: int,
     nq = np.zeros(n, np.int64)
     opts = np.zeros(n, np.uint64)
     nodes = 0
-    opts[0] = _typed_options(n, order[0], _row_candidates(fixed, order[0], full, uint64(0)),
-                             uint64(0), uint64(0), uint64(0), uint64(0), rook_max > 0,
-                             queen_max > 0)
+    opts[0] = _typed_options(
+        n,
+        order[0],
+        _row_candidates(fixed, order[0], full, uint64(0)),
+        uint64(0),
+        uint64(0),
+        uint64(0),
+        uint64(0),
+        rook_max > 0,
+        queen_max > 0,
+    )
     t = 0
     while t >= 0:
         options = opts[t]
@@ -76,6 +86,7 @@ def _typed_search(n: int, fixed: np.ndarray, rook_max: int, queen_max: int,
         q_t[t] = q_t[t - 1] | (bt if queen else uint64(0))
         nq[t] = q
         free = _row_candidates(fixed, order[t], full, used[t])
-        opts[t] = _typed_options(n, order[t], free, occ_s[t], occ_t[t], q_s[t], q_t[t],
-                                 t - q < rook_max, q < queen_max)
+        opts[t] = _typed_options(
+            n, order[t], free, occ_s[t], occ_t[t], q_s[t], q_t[t], t - q < rook_max, q < queen_max
+        )
     return nodes

@@ -61,9 +61,22 @@ from .tables import (
 )
 
 __all__ = [
-    "PROBLEM", "STATUS_NAMES", "NONE", "UNIQUE", "MULTIPLE", "solve_batch", "solve_each",
-    "pack", "to_text", "generate", "batch_to_table", "table_to_batch", "PUZZLES", "SLANT",
-    "MAX_SIDE", "crosscheck",
+    "PROBLEM",
+    "STATUS_NAMES",
+    "NONE",
+    "UNIQUE",
+    "MULTIPLE",
+    "solve_batch",
+    "solve_each",
+    "pack",
+    "to_text",
+    "generate",
+    "batch_to_table",
+    "table_to_batch",
+    "PUZZLES",
+    "SLANT",
+    "MAX_SIDE",
+    "crosscheck",
 ]
 
 NONE, UNIQUE, MULTIPLE = 0, 1, 2
@@ -110,8 +123,10 @@ def _checked(batch: Mapping[str, np.ndarray]) -> tuple[np.ndarray, ...]:
         raise ValueError(f"rows, cols and offsets must have k, k and k+1 entries (k = {k})")
     if k and (rows.min() < 1 or cols.min() < 1):
         raise ValueError("every puzzle needs at least one row and one column of cells")
-    if offsets[0] != 0 or offsets[-1] != clues.shape[0] or np.any(
-        np.diff(offsets) != (rows + 1) * (cols + 1)
+    if (
+        offsets[0] != 0
+        or offsets[-1] != clues.shape[0]
+        or np.any(np.diff(offsets) != (rows + 1) * (cols + 1))
     ):
         raise ValueError("offsets must step by (rows+1)*(cols+1) from 0 to len(clues)")
     if clues.size and (clues.min() < -1 or clues.max() > 4):
@@ -160,8 +175,9 @@ class _Run:
 
     def solve(self, lo: int, hi: int) -> None:
         """Solve puzzles ``lo..hi-1`` into the output columns (and their ticks, if timed)."""
-        solve_range(self.layout, self.clues, lo, hi, self.block, self.check, self.out,
-                    self.solution)
+        solve_range(
+            self.layout, self.clues, lo, hi, self.block, self.check, self.out, self.solution
+        )
 
     def result(self) -> dict[str, np.ndarray]:
         """The result columns; a puzzle with no solution keeps none."""
@@ -170,8 +186,12 @@ class _Run:
         sizes = np.zeros_like(self.cells)
         np.cumsum(np.where(found, np.diff(self.cells), 0), out=sizes[1:])
         keep = np.repeat(found, np.diff(self.cells))
-        return {"status": status, "solution_offsets": sizes,
-                "solution": self.solution[keep], "nodes": self.out[1].copy()}
+        return {
+            "status": status,
+            "solution_offsets": sizes,
+            "solution": self.solution[keep],
+            "nodes": self.out[1].copy(),
+        }
 
 
 def _options(check: int, options: Mapping) -> None:
@@ -197,8 +217,9 @@ def solve_batch(
     return run.result()
 
 
-def solve_each(batch: Mapping[str, np.ndarray], *, check: int = CHECK,
-               **options) -> dict[str, np.ndarray]:
+def solve_each(
+    batch: Mapping[str, np.ndarray], *, check: int = CHECK, **options
+) -> dict[str, np.ndarray]:
     """:func:`solve_batch` adding ``seconds``: each puzzle's wall time, loaded kernels.
 
     The batch is still one numba call: it reads the CPU's time-stamp counter around each
@@ -255,7 +276,8 @@ BYTES_PER_POINT = 1450
 def _memory(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
     """Peak bytes to generate and solve each puzzle (a bound, not a measurement)."""
     points = (np.asarray(columns["rows"], np.float64) + 1) * (
-        np.asarray(columns["cols"], np.float64) + 1)
+        np.asarray(columns["cols"], np.float64) + 1
+    )
     return BYTES_PER_POINT * points
 
 
@@ -268,16 +290,26 @@ def _groups(params: Mapping) -> list[Point]:
         shapes = [(n, n) for n in params["n"]]
     level = params.get("difficulty")
     graded = {} if level is None else {"difficulty": level}  # absent: the points as before
-    return [Point(PUZZLES.name, {"seed": seed, "rows": r, "cols": c, **graded}, count,
-                  count * generate_seconds(r, c, level),
-                  f"{r}x{c}" if level is None else f"{r}x{c} {level}") for r, c in shapes]
+    return [
+        Point(
+            PUZZLES.name,
+            {"seed": seed, "rows": r, "cols": c, **graded},
+            count,
+            count * generate_seconds(r, c, level),
+            f"{r}x{c}" if level is None else f"{r}x{c} {level}",
+        )
+        for r, c in shapes
+    ]
 
 
 def _generate(point: Point, lo: int, hi: int) -> pa.Table:
     """Puzzles ``lo..hi-1`` of a generated group, as ``puzzles`` rows."""
     p = point.params
-    return batch_to_table(generate(p["cols"], hi - lo, p["seed"], start=lo, rows=p["rows"],
-                                   difficulty=p.get("difficulty")))
+    return batch_to_table(
+        generate(
+            p["cols"], hi - lo, p["seed"], start=lo, rows=p["rows"], difficulty=p.get("difficulty")
+        )
+    )
 
 
 def _check_generate(params: dict, key: tuple) -> dict:
@@ -286,9 +318,12 @@ def _check_generate(params: dict, key: tuple) -> dict:
         for name in ("n", "rows"):
             small = [v for v in params.get(name, ()) if v < MIN_HARD_SIDE]
             if small:
-                raise ParamError(f"hard puzzles need at least {MIN_HARD_SIDE} rows and "
-                                 f"columns (a single row or column is always easy), not "
-                                 f"{small[0]}", (*key, name))
+                raise ParamError(
+                    f"hard puzzles need at least {MIN_HARD_SIDE} rows and "
+                    f"columns (a single row or column is always easy), not "
+                    f"{small[0]}",
+                    (*key, name),
+                )
     return params
 
 
@@ -306,15 +341,17 @@ def _check_set(puzzles: pa.Table) -> None:
     i, reason = bad
     where, r, c = f"puzzle {ids[i]}", int(rows[i]), int(cols[i])
     if reason == gridtext.SIZE:
-        raise ParamError(f"{where}: {r} x {c} cells: a puzzle needs at least one row and one "
-                         "column")
+        raise ParamError(
+            f"{where}: {r} x {c} cells: a puzzle needs at least one row and one column"
+        )
     if reason == gridtext.LARGE:
         raise ParamError(f"{where}: {r} x {c} has {r * c} cells: at most 2**31 - 1")
     if reason == gridtext.LENGTH:
-        raise ParamError(f"{where}: {int(lengths[i])} clue points for {r} x {c} cells "
-                         f"(expected {int(expected[i])})")
-    raise ParamError(f"{where}: clues may hold only '.' and the digits 0-4, not "
-                     f"{clues.bad_char!r}")
+        raise ParamError(
+            f"{where}: {int(lengths[i])} clue points for {r} x {c} cells "
+            f"(expected {int(expected[i])})"
+        )
+    raise ParamError(f"{where}: clues may hold only '.' and the digits 0-4, not {clues.bad_char!r}")
 
 
 def _solve_rows(puzzles: pa.Table, options: Mapping) -> pa.Table:
@@ -327,9 +364,12 @@ def _judge_write(tables, params, note):
     case = 0
     for batch in tables[SLANT.name]:
         for rows, cols, status, solution in zip(
-                batch.column("rows").to_pylist(), batch.column("cols").to_pylist(),
-                batch.column("status").to_pylist(), batch.column("solution").to_pylist(),
-                strict=True):
+            batch.column("rows").to_pylist(),
+            batch.column("cols").to_pylist(),
+            batch.column("status").to_pylist(),
+            batch.column("solution").to_pylist(),
+            strict=True,
+        ):
             case += 1
             if status == STATUS_NAMES[NONE]:
                 note(f"case {case} has no solution")
@@ -358,8 +398,11 @@ def _valid(rows: int, cols: int, clues: np.ndarray, text: str | None) -> bool:
 
     for k, ch in enumerate(text):
         r, c = divmod(k, cols)
-        a, b = ((r * width + c + 1, (r + 1) * width + c) if ch == "/"
-                else (r * width + c, (r + 1) * width + c + 1))
+        a, b = (
+            (r * width + c + 1, (r + 1) * width + c)
+            if ch == "/"
+            else (r * width + c, (r + 1) * width + c + 1)
+        )
         touch[a] += 1
         touch[b] += 1
         ra, rb = root(a), root(b)
@@ -378,8 +421,9 @@ def _verdict(rows: int, cols: int, clues: np.ndarray, learn: int) -> tuple[int, 
     sol = np.empty(rows * cols, np.int64)
     first = np.full(rows * cols, -1, np.int64)
     kernel.reset(ws, st, rows, cols, np.ascontiguousarray(clues, np.int8))
-    found, _ = kernel.search(ws, st, rows, cols, np.int64(2), sol, first, True,
-                             np.int64(CHECK), 0, np.int64(learn))
+    found, _ = kernel.search(
+        ws, st, rows, cols, np.int64(2), sol, first, True, np.int64(CHECK), 0, np.int64(learn)
+    )
     return int(found), sol
 
 
@@ -402,23 +446,34 @@ def crosscheck(point: Point, lo: int, hi: int, published: pa.Table) -> Crosschec
     sizes = batch["rows"].astype(np.int64) * batch["cols"]
     if sizes.size and int(sizes.max()) > CROSSCHECK_MAX_CELLS:
         return None
-    shown = published.column("solution").to_pylist()[:puzzles.num_rows]
+    shown = published.column("solution").to_pylist()[: puzzles.num_rows]
     shown += [None] * (puzzles.num_rows - len(shown))
     status, solution = [], []
     for j in range(puzzles.num_rows):
         r, c = int(batch["rows"][j]), int(batch["cols"][j])
-        clues = batch["clues"][batch["offsets"][j]:batch["offsets"][j + 1]]
+        clues = batch["clues"][batch["offsets"][j] : batch["offsets"][j + 1]]
         dfs, sol = _verdict(r, c, clues, -1)
         learned, _ = _verdict(r, c, clues, 0)
-        status.append(STATUS_NAMES[dfs] if dfs == learned else
-                      f"depth-first {STATUS_NAMES[dfs]}, clause learning {STATUS_NAMES[learned]}")
-        solution.append("" if dfs == 0 else shown[j] if _valid(r, c, clues, shown[j])
-                        else to_text(sol[:r * c]))
-    return Crosscheck("depth-first search and clause learning; solutions checked valid",
-                      pa.table({"puzzle_id": puzzles.column("puzzle_id"),
-                                "rows": puzzles.column("rows"), "cols": puzzles.column("cols"),
-                                "status": pa.array(status, pa.string()),
-                                "solution": pa.array(solution, pa.string())}))
+        status.append(
+            STATUS_NAMES[dfs]
+            if dfs == learned
+            else f"depth-first {STATUS_NAMES[dfs]}, clause learning {STATUS_NAMES[learned]}"
+        )
+        solution.append(
+            "" if dfs == 0 else shown[j] if _valid(r, c, clues, shown[j]) else to_text(sol[: r * c])
+        )
+    return Crosscheck(
+        "depth-first search and clause learning; solutions checked valid",
+        pa.table(
+            {
+                "puzzle_id": puzzles.column("puzzle_id"),
+                "rows": puzzles.column("rows"),
+                "cols": puzzles.column("cols"),
+                "status": pa.array(status, pa.string()),
+                "solution": pa.array(solution, pa.string()),
+            }
+        ),
+    )
 
 
 def _warm() -> None:
@@ -431,25 +486,33 @@ _SIDES = IntegerSet(1, MAX_SIDE)
 PROBLEM = InstanceProblem(
     name="slant",
     doc="Slant (Gokigen Naname, UVa 11694): a slash in every cell, clues hold, no loop; "
-        "each puzzle's verdict (unique, multiple, none) and a solution",
+    "each puzzle's verdict (unique, multiple, none) and a solution",
     modules=(__name__,),
     set_key="puzzles",
     set_table=PUZZLES,
     id_column="puzzle_id",
     result=SLANT,
     options=Record({}, "slant options"),
-    generate_params=Record({
-        "n": Field(_SIDES, required=True, doc="puzzle sides (columns; rows too unless given)"),
-        "rows": Field(_SIDES, doc="puzzle rows: every (rows, n) pair when given"),
-        "count": Field(Integer(1, 10**12), required=True, doc="puzzles per (rows, n) size"),
-        "seed": Field(Integer(0, 2**63 - 1), required=True,
-                      doc="random seed: a puzzle depends on (seed, rows, n, difficulty, "
-                          "index)"),
-        "difficulty": Field(Choice(LEVELS),
-                            doc="easy or hard, Simon Tatham's levels: easy puzzles fall to his "
-                                "easy deductions alone, hard ones need his harder ones (never "
-                                "a guess); absent: minimal unique puzzles"),
-    }, "a mapping with n, count, seed (and rows, difficulty)", check_all=_check_generate),
+    generate_params=Record(
+        {
+            "n": Field(_SIDES, required=True, doc="puzzle sides (columns; rows too unless given)"),
+            "rows": Field(_SIDES, doc="puzzle rows: every (rows, n) pair when given"),
+            "count": Field(Integer(1, 10**12), required=True, doc="puzzles per (rows, n) size"),
+            "seed": Field(
+                Integer(0, 2**63 - 1),
+                required=True,
+                doc="random seed: a puzzle depends on (seed, rows, n, difficulty, index)",
+            ),
+            "difficulty": Field(
+                Choice(LEVELS),
+                doc="easy or hard, Simon Tatham's levels: easy puzzles fall to his "
+                "easy deductions alone, hard ones need his harder ones (never "
+                "a guess); absent: minimal unique puzzles",
+            ),
+        },
+        "a mapping with n, count, seed (and rows, difficulty)",
+        check_all=_check_generate,
+    ),
     groups=_groups,
     generate=_generate,
     check_set=_check_set,

@@ -239,8 +239,12 @@ def _count(ws, st, C, p):
         return False
     if pair and free > 0 and (need == 0 or need == free):
         touch = need > 0
-        return (_force_side(ws, st, n0, 1, touch) and _force_side(ws, st, n1, 0, touch)
-                and _force_side(ws, st, n2, 1, touch) and _force_side(ws, st, n3, 0, touch))
+        return (
+            _force_side(ws, st, n0, 1, touch)
+            and _force_side(ws, st, n1, 0, touch)
+            and _force_side(ws, st, n2, 1, touch)
+            and _force_side(ws, st, n3, 0, touch)
+        )
     if free == 2 and need == 1:
         if n0 >= 0 and n1 >= 0:
             return _merge(ws, st, C, n0, n1)

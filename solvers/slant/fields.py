@@ -110,8 +110,9 @@ def _field_codegen(row_type):
         block = context.make_array(_BLOCK)(context, builder, value=proxy.block)
         stride = builder.extract_value(block.strides, 0)  # bytes per row
         first_value = context.cast(builder, first_value, sig.args[1], types.intp)
-        start = builder.gep(builder.bitcast(block.data, cgutils.voidptr_t),
-                            [builder.mul(first_value, stride)])
+        start = builder.gep(
+            builder.bitcast(block.data, cgutils.voidptr_t), [builder.mul(first_value, stride)]
+        )
         row = cgutils.create_struct_proxy(row_type)(context, builder)
         row.data = builder.bitcast(start, context.get_value_type(_PTR))
         row.stride = builder.sdiv(stride, context.get_constant(types.intp, 8))
@@ -146,8 +147,7 @@ def _address(context, builder, row_type, row_value, index_type, index_value):
 @intrinsic
 def _load(typingctx, row, index):
     def codegen(context, builder, sig, args):
-        return builder.load(_address(context, builder, sig.args[0], args[0], sig.args[1],
-                                     args[1]))
+        return builder.load(_address(context, builder, sig.args[0], args[0], sig.args[1], args[1]))
 
     return types.int64(row, index), codegen
 
@@ -166,8 +166,11 @@ def _index_fits(row, index) -> bool:
     if not isinstance(row, RowType):
         return False
     if row.many:
-        return (isinstance(index, types.BaseTuple) and len(index) == 2
-                and all(isinstance(t, types.Integer) for t in index))
+        return (
+            isinstance(index, types.BaseTuple)
+            and len(index) == 2
+            and all(isinstance(t, types.Integer) for t in index)
+        )
     return isinstance(index, types.Integer)
 
 
@@ -225,8 +228,16 @@ def define(name: str, fields: dict[str, tuple[int, int]]) -> type[Block]:
     a call)."""
     rows = max(first + count for first, count in fields.values())
     numba_type = BlockType(name)
-    cls = type(name, (Block,), {"__slots__": (), "FIELDS": dict(fields), "ROWS": rows,
-                                "wrap": staticmethod(_wrapper(numba_type))})
+    cls = type(
+        name,
+        (Block,),
+        {
+            "__slots__": (),
+            "FIELDS": dict(fields),
+            "ROWS": rows,
+            "wrap": staticmethod(_wrapper(numba_type)),
+        },
+    )
     typeof_impl.register(cls)(lambda val, c: numba_type)
     for field, (first, count) in fields.items():
         _attribute(numba_type, field, first, count > 1)

@@ -46,8 +46,7 @@ def _count(line: tuple[int, str]) -> int:
     except ValueError:
         t = -1
     if t < 0:
-        raise FormatError(f"expected the number of cases T (an integer >= 0), found '{s}'",
-                          number)
+        raise FormatError(f"expected the number of cases T (an integer >= 0), found '{s}'", number)
     return t
 
 
@@ -63,12 +62,16 @@ def _size(line: tuple[int, str], case: int) -> tuple[int, int]:
         hint = ""
         if case > 1 and all(ch in _CLUES for ch in s):
             hint = f" (a clue row: has case {case - 1} too many rows?)"
-        raise FormatError(f"case {case}: expected the grid size 'n' or 'rows cols' (integers "
-                          f">= 1), found '{s}'{hint}", number)
+        raise FormatError(
+            f"case {case}: expected the grid size 'n' or 'rows cols' (integers "
+            f">= 1), found '{s}'{hint}",
+            number,
+        )
     rows, cols = (values[0], values[0]) if len(values) == 1 else (values[0], values[1])
     if rows * cols >= 2**31:
-        raise FormatError(f"case {case}: {rows} x {cols} cells is too large (at most "
-                          "2**31 - 1)", number)
+        raise FormatError(
+            f"case {case}: {rows} x {cols} cells is too large (at most 2**31 - 1)", number
+        )
     return rows, cols
 
 
@@ -82,13 +85,17 @@ def _clue_row(line: tuple[int, str], width: int, case: int) -> str:
     """Check one row of ``width`` clue characters."""
     number, s = line
     if len(s) != width:
-        raise FormatError(f"case {case}: expected a row of {width} characters (one per grid "
-                          f"point: 0-4 or '.'), found {len(s)} in '{s}'", number)
+        raise FormatError(
+            f"case {case}: expected a row of {width} characters (one per grid "
+            f"point: 0-4 or '.'), found {len(s)} in '{s}'",
+            number,
+        )
     if sum(s.count(ch) for ch in _CLUES) != width:
         col, ch = next((j, ch) for j, ch in enumerate(s, 1) if ch not in _CLUES)
         what = f"clue {ch} is above 4" if ch.isdigit() else f"unexpected character {ch!r}"
-        raise FormatError(f"case {case}: {what} at column {col}: expected a digit 0-4 or '.'",
-                          number)
+        raise FormatError(
+            f"case {case}: {what} at column {col}: expected a digit 0-4 or '.'", number
+        )
     return s
 
 
@@ -104,52 +111,63 @@ def read(text: str) -> pa.Table:
     clues: list[str] = []
     for case in range(1, total + 1):
         if at >= len(lines):
-            raise FormatError(f"expected {total} cases (T = {total}), found {case - 1}",
-                              lines[-1][0])
+            raise FormatError(
+                f"expected {total} cases (T = {total}), found {case - 1}", lines[-1][0]
+            )
         rows, cols = _size(lines[at], case)
         at += 1
         grid = []
         for k in range(rows + 1):
             if at >= len(lines):
-                raise FormatError(f"case {case}: expected {rows + 1} rows of clues, found {k}",
-                                  lines[-1][0])
+                raise FormatError(
+                    f"case {case}: expected {rows + 1} rows of clues, found {k}", lines[-1][0]
+                )
             if _looks_like_size(lines[at][1]) and len(lines[at][1]) != cols + 1:
-                raise FormatError(f"case {case}: expected {rows + 1} rows of clues, found {k} "
-                                  f"before '{lines[at][1]}' (the next case's size?)",
-                                  lines[at][0])
+                raise FormatError(
+                    f"case {case}: expected {rows + 1} rows of clues, found {k} "
+                    f"before '{lines[at][1]}' (the next case's size?)",
+                    lines[at][0],
+                )
             grid.append(_clue_row(lines[at], cols + 1, case))
             at += 1
         sizes.append((rows, cols))
         clues.append("".join(grid))
     if at < len(lines):
-        raise FormatError(f"T = {total} but more input follows: expected {total} cases",
-                          lines[at][0])
+        raise FormatError(
+            f"T = {total} but more input follows: expected {total} cases", lines[at][0]
+        )
     k = len(sizes)
     shape = np.array(sizes, dtype=np.int32).reshape(k, 2)
-    return pa.table({
-        "puzzle_id": pa.array(np.arange(k, dtype=np.int64)),
-        "rows": pa.array(shape[:, 0]),
-        "cols": pa.array(shape[:, 1]),
-        "clues": pa.array(clues, pa.string()),
-    }, schema=PUZZLES.compute_schema())
+    return pa.table(
+        {
+            "puzzle_id": pa.array(np.arange(k, dtype=np.int64)),
+            "rows": pa.array(shape[:, 0]),
+            "cols": pa.array(shape[:, 1]),
+            "clues": pa.array(clues, pa.string()),
+        },
+        schema=PUZZLES.compute_schema(),
+    )
 
 
 def write(puzzles: pa.Table) -> str:
     """A ``puzzles`` table in the seed input format (``n`` for square grids, else
     ``rows cols``), ids dropped: reading it back numbers the puzzles 0, 1, ..."""
     out = [f"{puzzles.num_rows}\n"]
-    for r, c, clues in zip(puzzles.column("rows").to_pylist(),
-                           puzzles.column("cols").to_pylist(),
-                           puzzles.column("clues").to_pylist(), strict=True):
+    for r, c, clues in zip(
+        puzzles.column("rows").to_pylist(),
+        puzzles.column("cols").to_pylist(),
+        puzzles.column("clues").to_pylist(),
+        strict=True,
+    ):
         out.append(f"{r}\n" if r == c else f"{r} {c}\n")
-        out.extend(clues[i * (c + 1):(i + 1) * (c + 1)] + "\n" for i in range(r + 1))
+        out.extend(clues[i * (c + 1) : (i + 1) * (c + 1)] + "\n" for i in range(r + 1))
     return "".join(out)
 
 
 def render(rows: int, cols: int, solution: str) -> str:
     """The seed's output for one solved case: ``rows`` lines of ``cols`` slashes
     (``solution``: the row-major slash string of the ``slant`` table)."""
-    return "".join(solution[i * cols:(i + 1) * cols] + "\n" for i in range(rows))
+    return "".join(solution[i * cols : (i + 1) * cols] + "\n" for i in range(rows))
 
 
 def game_id(rows: int, cols: int, clues: str) -> str:
@@ -176,9 +194,10 @@ def read_game_id(text: str) -> tuple[int, int, str]:
         raise ValueError(f"not a Slant game ID: {text!r}")
     cols = int(match.group(1))
     rows = int(match.group(2) or cols)
-    clues = "".join("." * (ord(ch) - ord("a") + 1) if ch.isalpha() else ch
-                    for ch in match.group(3))
+    clues = "".join("." * (ord(ch) - ord("a") + 1) if ch.isalpha() else ch for ch in match.group(3))
     if len(clues) != (rows + 1) * (cols + 1):
-        raise ValueError(f"game ID {text!r}: {len(clues)} points for {cols}x{rows} cells "
-                         f"(expected {(rows + 1) * (cols + 1)})")
+        raise ValueError(
+            f"game ID {text!r}: {len(clues)} points for {cols}x{rows} cells "
+            f"(expected {(rows + 1) * (cols + 1)})"
+        )
     return rows, cols, clues

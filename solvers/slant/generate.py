@@ -44,8 +44,14 @@ from .kernel import (
 )
 from .levels import EASY, HARD, LEVELS, deduce, make_scratch
 
-__all__ = ["generate", "random_filling", "clues_of", "minimise_clues", "graded_clues",
-           "MIN_HARD_SIDE"]
+__all__ = [
+    "generate",
+    "random_filling",
+    "clues_of",
+    "minimise_clues",
+    "graded_clues",
+    "MIN_HARD_SIDE",
+]
 
 MIN_HARD_SIDE = 2  # a hard puzzle needs at least 2 rows and 2 columns (as in Tatham's)
 
@@ -284,7 +290,16 @@ def minimise_clues(R, C, clues, sol, removal, ws, st):
                     # the window is the whole grid: answer exactly
                     reset(ws, st, R, C, clues)
                     found, more = search(
-                        ws, st, R, C, np.int64(1), scratch, sol, _SWEEP, _CHECK, _FULL,
+                        ws,
+                        st,
+                        R,
+                        C,
+                        np.int64(1),
+                        scratch,
+                        sol,
+                        _SWEEP,
+                        _CHECK,
+                        _FULL,
                         NO_LEARNING,
                     )
                     nodes += more
@@ -302,7 +317,16 @@ def minimise_clues(R, C, clues, sol, removal, ws, st):
                         labelled[phase >> 1] = True
                     preconnect(ws, h, w, labels[phase >> 1])
                 found, more = search(
-                    ws, st, h, w, np.int64(1), sub_sol, sub_first, not exact, _CHECK, _WINDOW,
+                    ws,
+                    st,
+                    h,
+                    w,
+                    np.int64(1),
+                    sub_sol,
+                    sub_first,
+                    not exact,
+                    _CHECK,
+                    _WINDOW,
                     NO_LEARNING,
                 )
                 nodes += more
@@ -346,8 +370,12 @@ def graded_clues(R, C, sol, removal, level, s):
             x = p - y * W
             edge_y = y == 0 or y == R
             edge_x = x == 0 or x == C
-            obvious = (v == 0 or v == 4 or (v == 2 and (edge_x or edge_y))
-                       or (v == 1 and edge_x and edge_y))
+            obvious = (
+                v == 0
+                or v == 4
+                or (v == 2 and (edge_x or edge_y))
+                or (v == 1 and edge_x and edge_y)
+            )
             if level == HARD and obvious == (rest == 1):
                 continue
             clues[p] = -1
@@ -357,7 +385,11 @@ def graded_clues(R, C, sol, removal, level, s):
 
 
 def generate(
-    n: int, count: int, seed: int, start: int = 0, rows: int | None = None,
+    n: int,
+    count: int,
+    seed: int,
+    start: int = 0,
+    rows: int | None = None,
     difficulty: str | None = None,
 ) -> dict[str, np.ndarray]:
     """Return puzzles ``start..start+count-1`` of ``rows`` (default n) x n cells, each unique.
@@ -376,8 +408,9 @@ def generate(
     if difficulty is not None and difficulty not in LEVELS:
         raise ValueError(f"difficulty must be one of {', '.join(LEVELS)}, not {difficulty!r}")
     if difficulty == "hard" and min(R, C) < MIN_HARD_SIDE:
-        raise ValueError(f"a hard puzzle needs at least {MIN_HARD_SIDE} rows and columns, "
-                         f"not {R} x {C}")
+        raise ValueError(
+            f"a hard puzzle needs at least {MIN_HARD_SIDE} rows and columns, not {R} x {C}"
+        )
     P = (R + 1) * (C + 1)
     clues_out = np.empty(count * P, dtype=np.int8)
     if difficulty is None:
@@ -390,7 +423,7 @@ def generate(
             sol = random_filling(R, C, order, bits)
             clues = clues_of(R, C, sol)
             minimise_clues(R, C, clues, sol, removal, ws, st)
-            clues_out[j * P:(j + 1) * P] = clues
+            clues_out[j * P : (j + 1) * P] = clues
     else:
         level = LEVELS.index(difficulty)
         s = make_scratch(P)
@@ -404,7 +437,7 @@ def generate(
                 clues, graded = graded_clues(R, C, sol, removal, level, s)
                 if graded:
                     break
-            clues_out[j * P:(j + 1) * P] = clues
+            clues_out[j * P : (j + 1) * P] = clues
     return {
         "puzzle_id": np.arange(start, start + count, dtype=np.int64),
         "rows": np.full(count, R, dtype=np.int32),

@@ -547,9 +547,20 @@ def solve_range(layout, clues, lo, hi, block, check, out, solution):
             start = ticks()
         R = layout[0, j]
         C = layout[1, j]
-        reset(ws, st, R, C, clues[layout[2, j]:layout[2, j + 1]])
-        found, out[1, j] = search(ws, st, R, C, np.int64(2), sol, first, np.bool_(True), check,
-                                  _ZERO, np.int64(LEARN_CELLS))
+        reset(ws, st, R, C, clues[layout[2, j] : layout[2, j + 1]])
+        found, out[1, j] = search(
+            ws,
+            st,
+            R,
+            C,
+            np.int64(2),
+            sol,
+            first,
+            np.bool_(True),
+            check,
+            _ZERO,
+            np.int64(LEARN_CELLS),
+        )
         out[0, j] = found
         if found:
             at = layout[3, j]

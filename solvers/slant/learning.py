@@ -323,8 +323,25 @@ def _reason(V, U, ends, inc_start, inc, cl, cstart, clen, s, queue, buf, why, li
 
 
 @njit(cache=True, nogil=True)
-def _analyze(V, U, ends, inc_start, inc, cl, cstart, clen, trail, s, queue, buf, learnt,
-             heap, act, bump, conflict):
+def _analyze(
+    V,
+    U,
+    ends,
+    inc_start,
+    inc,
+    cl,
+    cstart,
+    clen,
+    trail,
+    s,
+    queue,
+    buf,
+    learnt,
+    heap,
+    act,
+    bump,
+    conflict,
+):
     """First-UIP conflict analysis: the learned clause in ``learnt`` (the asserting literal
     first, a literal of the level to jump back to second); returns (length, that level, the
     activity increment)."""
@@ -358,8 +375,7 @@ def _analyze(V, U, ends, inc_start, inc, cl, cstart, clen, trail, s, queue, buf,
         pending -= 1
         if pending == 0:
             break
-        m = _reason(V, U, ends, inc_start, inc, cl, cstart, clen, s, queue, buf,
-                    V[_WHY, p >> 1], p)
+        m = _reason(V, U, ends, inc_start, inc, cl, cstart, clen, s, queue, buf, V[_WHY, p >> 1], p)
     learnt[0] = p ^ 1
     back = 0
     for j in range(1, nl):
@@ -413,7 +429,7 @@ def _grown(a, need):
     if a.shape[0] >= need:
         return a
     b = np.empty(max(need, 2 * a.shape[0]), dtype=a.dtype)
-    b[:a.shape[0]] = a
+    b[: a.shape[0]] = a
     return b
 
 
@@ -589,20 +605,37 @@ def solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
     restarts = _ONE
     since_restart = 0
     while True:
-        conflict = _propagate(V, U, ends, inc_start, inc, cl, cstart, clen, wnext, whead,
-                              trail, s)
+        conflict = _propagate(V, U, ends, inc_start, inc, cl, cstart, clen, wnext, whead, trail, s)
         if conflict != _NO_CONFLICT:
             nodes += 1
             if s[_LEVEL] == 0:
                 return nsol, nodes  # no (further) solution
-            nl, back, bump = _analyze(V, U, ends, inc_start, inc, cl, cstart, clen, trail, s,
-                                      queue, buf, learnt, heap, act, bump, conflict)
+            nl, back, bump = _analyze(
+                V,
+                U,
+                ends,
+                inc_start,
+                inc,
+                cl,
+                cstart,
+                clen,
+                trail,
+                s,
+                queue,
+                buf,
+                learnt,
+                heap,
+                act,
+                bump,
+                conflict,
+            )
             _backtrack(V, U, trail, lim, s, heap, act, back)
             if nl == 1:
                 _assign(V, trail, s, learnt[0], _DECIDED)
             else:
-                c, cl, cstart, clen, wnext = _store(cl, cstart, clen, wnext, whead, counts,
-                                                    learnt, nl)
+                c, cl, cstart, clen, wnext = _store(
+                    cl, cstart, clen, wnext, whead, counts, learnt, nl
+                )
                 _assign(V, trail, s, learnt[0], c)
             bump /= DECAY
             since_restart += 1
@@ -638,8 +671,9 @@ def solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
                 if m == 1:
                     _assign(V, trail, s, learnt[0], _DECIDED)
                 else:
-                    _, cl, cstart, clen, wnext = _store(cl, cstart, clen, wnext, whead,
-                                                        counts, learnt, m)
+                    _, cl, cstart, clen, wnext = _store(
+                        cl, cstart, clen, wnext, whead, counts, learnt, m
+                    )
                 continue
             nodes += 1
             if nodes > max_nodes > 0:

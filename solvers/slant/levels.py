@@ -56,8 +56,19 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-__all__ = ["EASY", "HARD", "LEVELS", "GRADES", "IMPOSSIBLE", "HARDER", "Scratch",
-           "make_scratch", "deduce", "grade", "grade_batch"]
+__all__ = [
+    "EASY",
+    "HARD",
+    "LEVELS",
+    "GRADES",
+    "IMPOSSIBLE",
+    "HARDER",
+    "Scratch",
+    "make_scratch",
+    "deduce",
+    "grade",
+    "grade_batch",
+]
 
 EASY, HARD = 0, 1  # the levels: rules 1-2, rules 1-5
 LEVELS = ("easy", "hard")
@@ -115,8 +126,9 @@ class Scratch(NamedTuple):
 
 def make_scratch(points: int) -> Scratch:
     """A :class:`Scratch` for any puzzle of at most ``points`` points (cells are fewer)."""
-    return Scratch(np.zeros((_ROWS, max(int(points), 4)), dtype=np.int32),
-                   np.zeros(6, dtype=np.int64))
+    return Scratch(
+        np.zeros((_ROWS, max(int(points), 4)), dtype=np.int32), np.zeros(6, dtype=np.int64)
+    )
 
 
 # ------------------------------------------------------------------------------- queues
@@ -333,8 +345,7 @@ def _check_point(ws, ends, R, C, clues, hard, p):
         # the first pair of adjacent undecided cells in one class, starting with (last, first)
         for k in range(n):
             a, b = ws[_NEAR, (k + n - 1) % n], ws[_NEAR, k]
-            if (a != b and ws[_CELL, a] < 0 and ws[_CELL, b] < 0
-                    and ws[_CLS, a] == ws[_CLS, b]):
+            if a != b and ws[_CELL, a] < 0 and ws[_CELL, b] < 0 and ws[_CLS, a] == ws[_CLS, b]:
                 m1, m2 = a, b
                 need -= 1
                 free -= 2
@@ -363,8 +374,7 @@ def _check_point(ws, ends, R, C, clues, hard, p):
 @njit(cache=True, nogil=True)
 def _dead_pair(ws, a, b):
     """Whether joining components ``a`` and ``b`` would wall them in (rule 4)."""
-    return (ws[_BORDER, a] == 0 and ws[_BORDER, b] == 0 and ws[_EXITS, a] <= 1
-            and ws[_EXITS, b] <= 1)
+    return ws[_BORDER, a] == 0 and ws[_BORDER, b] == 0 and ws[_EXITS, a] <= 1 and ws[_EXITS, b] <= 1
 
 
 @njit(cache=True, nogil=True)
@@ -528,5 +538,5 @@ def grade_batch(batch) -> np.ndarray:
         return out
     s = make_scratch(int(np.diff(offsets).max()))
     for j in range(rows.shape[0]):
-        out[j] = grade(int(rows[j]), int(cols[j]), clues[offsets[j]:offsets[j + 1]], s)
+        out[j] = grade(int(rows[j]), int(cols[j]), clues[offsets[j] : offsets[j + 1]], s)
     return out

@@ -86,21 +86,34 @@ def plot_status(table: pa.Table, title: str = "Slant verdicts per puzzle size") 
     """The share of puzzles of each status per size, as stacked bars (sizes by cells; at
     most 30 labelled)."""
     frame = _frame(table)
-    counts = frame.groupby(["cells", "rows", "cols"])["status"].value_counts().unstack(
-        fill_value=0).reindex(columns=list(STATUSES), fill_value=0).sort_index()
+    counts = (
+        frame.groupby(["cells", "rows", "cols"])["status"]
+        .value_counts()
+        .unstack(fill_value=0)
+        .reindex(columns=list(STATUSES), fill_value=0)
+        .sort_index()
+    )
     shares = 100.0 * counts.div(counts.sum(axis=1), axis=0)
     sizes = len(shares)
     fig, ax = new_figure(scaled(sizes, 0.3, 3.0, 6.0, 16.0), 4.5)
     bottom = [0.0] * sizes
     for status in STATUSES:
         values = shares[status].tolist()
-        ax.bar(range(sizes), values, bottom=bottom, width=0.8, label=status,
-               color=_STATUS_COLOURS[status])
+        ax.bar(
+            range(sizes),
+            values,
+            bottom=bottom,
+            width=0.8,
+            label=status,
+            color=_STATUS_COLOURS[status],
+        )
         bottom = [b + v for b, v in zip(bottom, values, strict=True)]
     step = max(1, -(-sizes // 30))
-    ax.set_xticks(range(0, sizes, step), labels=[f"{r}x{c}" for _, r, c in
-                                                 shares.index[::step]],
-                  rotation=90 if sizes > 12 else 0)
+    ax.set_xticks(
+        range(0, sizes, step),
+        labels=[f"{r}x{c}" for _, r, c in shares.index[::step]],
+        rotation=90 if sizes > 12 else 0,
+    )
     ax.set_xlabel("puzzle size (rows x cols cells)")
     ax.set_ylabel("share of puzzles (%)")
     ax.set_ylim(0, 100)
@@ -116,8 +129,10 @@ def report(job: str, tables: Mapping[str, Callable[..., pa.Table]]) -> Report:
         return Report()
     table = tables["slant"](columns=_COLUMNS)
     return Report(
-        tables=[(f"{job}: Slant verdicts and solve times per puzzle size",
-                 slant_summary(table))],
-        figures=[("slant_times", plot_times(table, f"{job}: Slant solve time per puzzle")),
-                 ("slant_status", plot_status(table, f"{job}: Slant verdicts per puzzle size")),
-                 ("slant_nodes", plot_nodes(table, f"{job}: Slant search nodes per puzzle"))])
+        tables=[(f"{job}: Slant verdicts and solve times per puzzle size", slant_summary(table))],
+        figures=[
+            ("slant_times", plot_times(table, f"{job}: Slant solve time per puzzle")),
+            ("slant_status", plot_status(table, f"{job}: Slant verdicts per puzzle size")),
+            ("slant_nodes", plot_nodes(table, f"{job}: Slant search nodes per puzzle")),
+        ],
+    )

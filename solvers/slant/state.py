@@ -64,8 +64,7 @@ from numba import njit
 
 from .fields import define
 
-__all__ = ["make_workspace", "reset", "preconnect", "assign", "undo_to", "propagate",
-           "count_exits"]
+__all__ = ["make_workspace", "reset", "preconnect", "assign", "undo_to", "propagate", "count_exits"]
 
 # Constants passed to jitted functions are numpy scalars, not Python ints: numba types a Python
 # constant as a literal and compiles the function it is passed to once more for each one
@@ -119,20 +118,54 @@ _CQ = 45  # class queue (a stack): clued points to count with their classes
 _GEOM = 46  # entries 0, 1: rows and columns of the size _AROUND and _TL hold (0 before the first
 # reset): kept with the tables they describe, so any scalar slots ``st`` may serve a block
 # the workspace: these rows as named fields (``ws.cell[i]``, ``ws.around[d, p]``) in numba
-Workspace = define("SlantWorkspace", {
-    "cell": (_CELL, 1), "clue": (_CLUE, 1), "touch": (_TOUCH, 1), "free": (_FREE, 1),
-    "comp": (_COMP, 1), "next": (_NEXT, 1), "size": (_SIZE, 1), "inq": (_INQ, 1),
-    "queue": (_QUEUE, 1), "forced": (_FORCED, 1), "pend": (_PEND, 1), "tr_cell": (_TR_CELL, 1),
-    "tr_a": (_TR_A, 1), "tr_b": (_TR_B, 1), "dec_mark": (_DEC_MARK, 1),
-    "dec_cell": (_DEC_CELL, 1), "dec_state": (_DEC_STATE, 1), "inpq": (_INPQ, 1),
-    "pq": (_PQ, 1), "weight": (_WEIGHT, 1), "ok": (_OK, 1), "dec_val": (_DEC_VAL, 1),
-    "group": (_GROUP, 1), "skip": (_SKIP, 1), "around": (_AROUND, 4), "tl": (_TL, 1),
-    "phase": (_PHASE, 1), "cand": (_CAND, 1), "imp": (_IMP, 2), "exits": (_EXITS, 1),
-    "bcnt": (_BCNT, 1), "inpair": (_INPAIR, 1), "pairq": (_PAIRQ, 1), "cls": (_CLS, 1),
-    "cnext": (_CNEXT, 1), "csize": (_CSIZE, 1), "cval": (_CVAL, 1), "shapes": (_SHAPES, 1),
-    "insq": (_INSQ, 1), "sq": (_SQ, 1), "incq": (_INCQ, 1), "cq": (_CQ, 1),
-    "geom": (_GEOM, 1),
-})
+Workspace = define(
+    "SlantWorkspace",
+    {
+        "cell": (_CELL, 1),
+        "clue": (_CLUE, 1),
+        "touch": (_TOUCH, 1),
+        "free": (_FREE, 1),
+        "comp": (_COMP, 1),
+        "next": (_NEXT, 1),
+        "size": (_SIZE, 1),
+        "inq": (_INQ, 1),
+        "queue": (_QUEUE, 1),
+        "forced": (_FORCED, 1),
+        "pend": (_PEND, 1),
+        "tr_cell": (_TR_CELL, 1),
+        "tr_a": (_TR_A, 1),
+        "tr_b": (_TR_B, 1),
+        "dec_mark": (_DEC_MARK, 1),
+        "dec_cell": (_DEC_CELL, 1),
+        "dec_state": (_DEC_STATE, 1),
+        "inpq": (_INPQ, 1),
+        "pq": (_PQ, 1),
+        "weight": (_WEIGHT, 1),
+        "ok": (_OK, 1),
+        "dec_val": (_DEC_VAL, 1),
+        "group": (_GROUP, 1),
+        "skip": (_SKIP, 1),
+        "around": (_AROUND, 4),
+        "tl": (_TL, 1),
+        "phase": (_PHASE, 1),
+        "cand": (_CAND, 1),
+        "imp": (_IMP, 2),
+        "exits": (_EXITS, 1),
+        "bcnt": (_BCNT, 1),
+        "inpair": (_INPAIR, 1),
+        "pairq": (_PAIRQ, 1),
+        "cls": (_CLS, 1),
+        "cnext": (_CNEXT, 1),
+        "csize": (_CSIZE, 1),
+        "cval": (_CVAL, 1),
+        "shapes": (_SHAPES, 1),
+        "insq": (_INSQ, 1),
+        "sq": (_SQ, 1),
+        "incq": (_INCQ, 1),
+        "cq": (_CQ, 1),
+        "geom": (_GEOM, 1),
+    },
+)
 as_workspace = Workspace.wrap  # in numba: the workspace of a bare block (Workspace.block)
 
 # scalar slots of st (int64)

@@ -16,10 +16,18 @@ from boardsweep.pipeline.cli import cli
 from boardsweep.pipeline.errors import InputError
 from tests.conftest import ROOT
 
-JOBS = {"output": "results", "jobs": [
-    {"name": "q", "problem": "nqueens", "n": "4..9"},
-    {"name": "w", "problem": "max_rooks", "counts": True,
-     "boards": {"generate": {"n": 5, "density": 0.3, "count": 40, "seed": 3}}}]}
+JOBS = {
+    "output": "results",
+    "jobs": [
+        {"name": "q", "problem": "nqueens", "n": "4..9"},
+        {
+            "name": "w",
+            "problem": "max_rooks",
+            "counts": True,
+            "boards": {"generate": {"n": 5, "density": 0.3, "count": 40, "seed": 3}},
+        },
+    ],
+}
 
 
 def test_count_gives_exact_ints():
@@ -44,12 +52,15 @@ def test_solve_takes_a_path_a_dataframe_or_a_table():
     from_frame = boardsweep.solve("max_rooks", text_table.to_pandas(), counts=True)
     assert from_frame["max_rooks"].tolist() == [5, 1, 5, 2, 4]
     assert from_frame["placements_text"].notna().all()
-    assert boardsweep.solve("max_rooks", text_table)["board_id"].tolist() == \
-        boards["board_id"].tolist()
+    assert (
+        boardsweep.solve("max_rooks", text_table)["board_id"].tolist()
+        == boards["board_id"].tolist()
+    )
 
 
-def test_run_publishes_what_the_command_line_does_and_load_reads_it(tmp_path, monkeypatch,
-                                                                    dask_client):
+def test_run_publishes_what_the_command_line_does_and_load_reads_it(
+    tmp_path, monkeypatch, dask_client
+):
     monkeypatch.chdir(tmp_path)
     results = boardsweep.run(JOBS, client=dask_client)
     assert (tmp_path / "results" / "q" / "counts.parquet").is_file()  # relative to the cwd
@@ -60,8 +71,9 @@ def test_run_publishes_what_the_command_line_does_and_load_reads_it(tmp_path, mo
     assert sorted(again) == ["q", "w"]
     pd.testing.assert_frame_equal(again["w"]["maxima"], results["w"]["maxima"])
     # the same config as a file, through the command line: nothing left to compute
-    (tmp_path / "c.yaml").write_text("output: results\njobs:\n"
-                                     "  - {name: q, problem: nqueens, n: '4..9'}\n")
+    (tmp_path / "c.yaml").write_text(
+        "output: results\njobs:\n  - {name: q, problem: nqueens, n: '4..9'}\n"
+    )
     done = CliRunner().invoke(cli, ["run", "c.yaml", "--job", "q"], catch_exceptions=False)
     assert done.exit_code == 0, done.output
     assert "nothing to compute" in done.stderr
@@ -72,13 +84,19 @@ def test_run_publishes_what_the_command_line_does_and_load_reads_it(tmp_path, mo
 
 def test_bad_input_raises_with_the_command_lines_text(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(InputError, match=r"^count nqueens: 'n': 99 is out of range: expected "
-                                         r"1 <= n <= 32$"):
+    with pytest.raises(
+        InputError,
+        match=r"^count nqueens: 'n': 99 is out of range: expected "
+        r"1 <= n <= 32$",
+    ):
         boardsweep.count("nqueens", n=99)
     with pytest.raises(InputError, match="expected the arguments queens, rooks, got n"):
         boardsweep.count("queens_rooks", n=3)
-    with pytest.raises(InputError, match=r"^<config>:4: jobs\[0\] \(q\): 'n': expected an "
-                                         r"integer"):
+    with pytest.raises(
+        InputError,
+        match=r"^<config>:4: jobs\[0\] \(q\): 'n': expected an "
+        r"integer",
+    ):
         boardsweep.run({"jobs": [{"name": "q", "problem": "nqueens", "n": "x"}]})
     with pytest.raises(InputError, match="nqueens is a count problem"):
         boardsweep.solve("nqueens", "x.txt")
@@ -88,8 +106,9 @@ def test_bad_input_raises_with_the_command_lines_text(tmp_path, monkeypatch):
 
 
 def test_importing_boardsweep_imports_nothing_heavy():
-    code = ("import sys, boardsweep; heavy = [m for m in ('numba', 'dask', 'pyarrow', 'pandas', "
-            "'boardsweep.pipeline') if m in sys.modules]; print(heavy, boardsweep.__version__)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
+    code = (
+        "import sys, boardsweep; heavy = [m for m in ('numba', 'dask', 'pyarrow', 'pandas', "
+        "'boardsweep.pipeline') if m in sys.modules]; print(heavy, boardsweep.__version__)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.startswith("[] ")

@@ -16,15 +16,28 @@ from boardsweep.solvers.schema import Context
 pytest.importorskip("dask_jobqueue")
 
 CASES = {
-    "pbs": ({"queue": "batch", "account": "proj", "walltime": "02:00:00",
-             "resource_spec": "select=1:ncpus=2:mem=3GB"},
-            ["#PBS -q batch", "#PBS -A proj", "#PBS -l walltime=02:00:00",
-             "#PBS -l select=1:ncpus=2:mem=3GB"]),
-    "sge": ({"queue": "all.q", "project": "proj", "walltime": "02:00:00",
-             "resource_spec": "h_vmem=3G"},
-            ["#$ -q all.q", "#$ -P proj", "#$ -l h_rt=02:00:00", "#$ -l h_vmem=3G"]),
-    "lsf": ({"queue": "normal", "project": "proj", "walltime": "02:00"},
-            ["#BSUB -q normal", "#BSUB -P \"proj\"", "#BSUB -W 02:00"]),
+    "pbs": (
+        {
+            "queue": "batch",
+            "account": "proj",
+            "walltime": "02:00:00",
+            "resource_spec": "select=1:ncpus=2:mem=3GB",
+        },
+        [
+            "#PBS -q batch",
+            "#PBS -A proj",
+            "#PBS -l walltime=02:00:00",
+            "#PBS -l select=1:ncpus=2:mem=3GB",
+        ],
+    ),
+    "sge": (
+        {"queue": "all.q", "project": "proj", "walltime": "02:00:00", "resource_spec": "h_vmem=3G"},
+        ["#$ -q all.q", "#$ -P proj", "#$ -l h_rt=02:00:00", "#$ -l h_vmem=3G"],
+    ),
+    "lsf": (
+        {"queue": "normal", "project": "proj", "walltime": "02:00"},
+        ["#BSUB -q normal", '#BSUB -P "proj"', "#BSUB -W 02:00"],
+    ),
     "htcondor": ({"disk": "1GB"}, ["RequestDisk = "]),
 }
 
@@ -34,9 +47,18 @@ def test_worker_job_script(kind, tmp_path):
     from boardsweep.pipeline.batch import _import_cluster_class
 
     extra, lines = CASES[kind]
-    raw = {"kind": kind, "cores": 2, "memory": "3GB", "job_name": "bsw",
-           "job_script_prologue": ["module load gcc"], "dashboard_address": ":0",
-           "task_seconds": 60, "allowed_failures": 2, "workers": 3, **extra}
+    raw = {
+        "kind": kind,
+        "cores": 2,
+        "memory": "3GB",
+        "job_name": "bsw",
+        "job_script_prologue": ["module load gcc"],
+        "dashboard_address": ":0",
+        "task_seconds": 60,
+        "allowed_failures": 2,
+        "workers": 3,
+        **extra,
+    }
     spec = cluster_spec(raw, Context(str(tmp_path)))
     settings = batch_settings(kind, spec.options)
     security, protocol = run_security(kind, spec.options, tmp_path / "keys")

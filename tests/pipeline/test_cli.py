@@ -24,14 +24,23 @@ def test_judge_nqueens_n8_lists_92_boards_in_order():
     done = boardsweep("judge", "nqueens", stdin="8\n")
     boards = done.stdout.split("\n\n")
     assert boards[-1] == "" and len(boards) == 93
-    assert boards[0].splitlines() == ["Q.......", "....Q...", ".......Q", ".....Q..",
-                                      "..Q.....", "......Q.", ".Q......", "...Q...."]
+    assert boards[0].splitlines() == [
+        "Q.......",
+        "....Q...",
+        ".......Q",
+        ".....Q..",
+        "..Q.....",
+        "......Q.",
+        ".Q......",
+        "...Q....",
+    ]
 
 
 def test_run_with_bad_config_writes_nothing(tmp_path):
     config = tmp_path / "c.yaml"
-    config.write_text(f"output: {tmp_path / 'out'}\njobs:\n  - {{name: q, problem: nqueens, "
-                      "n: \"4..40\"}\n")
+    config.write_text(
+        f'output: {tmp_path / "out"}\njobs:\n  - {{name: q, problem: nqueens, n: "4..40"}}\n'
+    )
     done = boardsweep("run", str(config))
     assert done.returncode == 2
     assert f"{config}:3: jobs[0] (q): 'n': 40 is out of range" in done.stderr
@@ -48,18 +57,36 @@ def test_run_unknown_job_name(tmp_path):
 
 def test_run_then_report(tmp_path):
     config = tmp_path / "c.yaml"
-    config.write_text(f"output: {tmp_path / 'out'}\ncluster: {{kind: local, workers: 2}}\n"
-                      "jobs:\n  - {name: q, problem: nqueens, n: \"1..12\", solutions: true}\n")
+    config.write_text(
+        f"output: {tmp_path / 'out'}\ncluster: {{kind: local, workers: 2}}\n"
+        'jobs:\n  - {name: q, problem: nqueens, n: "1..12", solutions: true}\n'
+    )
     done = boardsweep("run", str(config))
     assert done.returncode == 0, done.stderr
     assert "dashboard:" in done.stderr
     counts = pq.read_table(tmp_path / "out" / "q" / "counts.parquet")
     assert [int(c) for c in counts.column("count").to_pylist()] == [
-        1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200]
+        1,
+        0,
+        0,
+        2,
+        10,
+        4,
+        40,
+        92,
+        352,
+        724,
+        2680,
+        14200,
+    ]
     solutions = pq.read_table(tmp_path / "out" / "q" / "solutions.parquet")
     assert solutions.num_rows == 1 + 2 + 10 + 4 + 40 + 92 + 352 + 724 + 2680 + 14200
     assert sorted(p.name for p in (tmp_path / "out" / "q").iterdir()) == [
-        "_boardsweep", "counts.parquet", "runs.parquet", "solutions.parquet"]
+        "_boardsweep",
+        "counts.parquet",
+        "runs.parquet",
+        "solutions.parquet",
+    ]
     shown = boardsweep("report", str(tmp_path / "out"))
     assert shown.returncode == 0, shown.stderr
     assert "== q" in shown.stdout and "14200" in shown.stdout

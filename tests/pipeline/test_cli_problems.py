@@ -20,8 +20,12 @@ def test_judge_queens_rooks_seed_sample_and_more():
 
 @pytest.mark.parametrize(
     ("args", "out"),
-    [(("3", "1"), "8\n"), (("0", "0"), "1\n"), (("0", "21"), "51090942171709440000\n"),
-     (("8", "0"), "92\n")],
+    [
+        (("3", "1"), "8\n"),
+        (("0", "0"), "1\n"),
+        (("0", "21"), "51090942171709440000\n"),
+        (("8", "0"), "92\n"),
+    ],
 )
 def test_solve_queens_rooks(args, out):
     done = boardsweep("solve", "queens_rooks", *args)
@@ -38,17 +42,44 @@ def test_judge_max_rooks_seed_sample_byte_for_byte():
 
 def test_ingest_generate_solve_report(tmp_path):
     boards = tmp_path / "seed.parquet"
-    done = boardsweep("ingest", "max_rooks", str(ROOT / "data" / "max_rooks_sample.txt"),
-                      "-o", str(boards))
+    done = boardsweep(
+        "ingest", "max_rooks", str(ROOT / "data" / "max_rooks_sample.txt"), "-o", str(boards)
+    )
     assert done.returncode == 0, done.stderr
     assert pq.read_table(boards).column("cells").to_pylist()[1] == "XX.X"
     gen = tmp_path / "gen.parquet"
-    done = boardsweep("generate", "max_rooks", "--n", "6", "--density", "0.25", "--count",
-                      "500", "--seed", "3", "-o", str(gen))
+    done = boardsweep(
+        "generate",
+        "max_rooks",
+        "--n",
+        "6",
+        "--density",
+        "0.25",
+        "--count",
+        "500",
+        "--seed",
+        "3",
+        "-o",
+        str(gen),
+    )
     assert done.returncode == 0, done.stderr
     again = tmp_path / "again.parquet"
-    boardsweep("generate", "max_rooks", "--n", "6", "--density", "0.25", "--count", "500",
-               "--seed", "3", "-o", str(again), "--workers", "2")
+    boardsweep(
+        "generate",
+        "max_rooks",
+        "--n",
+        "6",
+        "--density",
+        "0.25",
+        "--count",
+        "500",
+        "--seed",
+        "3",
+        "-o",
+        str(again),
+        "--workers",
+        "2",
+    )
     assert pq.read_table(gen).equals(pq.read_table(again))
     out = tmp_path / "res" / "walled" / "maxima.parquet"
     done = boardsweep("solve", "max_rooks", str(gen), "-o", str(out), "--counts")

@@ -48,7 +48,7 @@ PROBE = {
             points_of=lambda p, t: [Point("counts", {"n": p["n"]}, 1, 0.01, "n")],
             compute_units=_compute)
     ''',
-    "kernel.py": '''
+    "kernel.py": """
         from numba import njit
 
         from .helper import base
@@ -57,15 +57,15 @@ PROBE = {
         @njit(cache=True)
         def value(n):
             return base() * 1000 + n
-    ''',
-    "helper.py": '''
+    """,
+    "helper.py": """
         from numba import njit
 
 
         @njit(cache=True, inline="always")
         def base():
             return 41
-    ''',
+    """,
 }
 
 CONFIG = """output: out
@@ -82,26 +82,40 @@ def copy(tmp_path):
     """The package copied into tmp_path/pkg, plus the probe problem, and a runner."""
     pkg = tmp_path / "pkg"
     ignore = shutil.ignore_patterns("__pycache__")
-    for name, inside in (("pipeline/root", "boardsweep"), ("solvers", "boardsweep/solvers"),
-                         ("pipeline", "boardsweep/pipeline")):  # the wheel's layout
+    for name, inside in (
+        ("pipeline/root", "boardsweep"),
+        ("solvers", "boardsweep/solvers"),
+        ("pipeline", "boardsweep/pipeline"),
+    ):  # the wheel's layout
         shutil.copytree(ROOT / name, pkg / inside, ignore=ignore, dirs_exist_ok=True)
     for name, text in PROBE.items():
         (pkg / "probe").mkdir(exist_ok=True)
         (pkg / "probe" / name).write_text(textwrap.dedent(text).lstrip())
     (tmp_path / "c.yaml").write_text(CONFIG)
-    env = {**os.environ, "PYTHONPATH": str(pkg), "BOARDSWEEP_PROBLEMS": "probe",
-           "BOARDSWEEP_CACHE": str(tmp_path / "cache")}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(pkg),
+        "BOARDSWEEP_PROBLEMS": "probe",
+        "BOARDSWEEP_CACHE": str(tmp_path / "cache"),
+    }
 
     def run() -> dict:
-        done = subprocess.run([*BOARDSWEEP, "run", "c.yaml"], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=600)
+        done = subprocess.run(
+            [*BOARDSWEEP, "run", "c.yaml"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert done.returncode == 0, done.stderr
         out = {}
         for job in ("q", "w", "p"):
             table = "maxima" if job == "w" else "counts"
             out[job] = pq.read_table(tmp_path / "out" / job / f"{table}.parquet")
-            out[job + "-run"] = pq.read_table(tmp_path / "out" / job / "runs.parquet"
-                                              ).to_pylist()[-1]
+            out[job + "-run"] = pq.read_table(tmp_path / "out" / job / "runs.parquet").to_pylist()[
+                -1
+            ]
         return out
 
     def edit(path: str, old: str, new: str) -> None:
@@ -120,8 +134,11 @@ def test_edits_to_a_kernel_a_generator_and_an_inlined_helper_are_all_recomputed(
     assert first["p"].column("count_text").to_pylist() == ["41007"]
 
     # the counts table's kernel: a constellation's orbit size, the weight of each leaf in Q
-    edit("boardsweep/solvers/nqueens/constellations.py", "weight = 8 // popcount",
-         "weight = 16 // popcount")
+    edit(
+        "boardsweep/solvers/nqueens/constellations.py",
+        "weight = 8 // popcount",
+        "weight = 16 // popcount",
+    )
     second = run()
     assert second["q-run"]["units_run"] == second["q-run"]["units"]  # recomputed, all of it
     assert second["q"].column("count_text").to_pylist() != ["92"]  # ... by the edited kernel

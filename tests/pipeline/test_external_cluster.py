@@ -35,8 +35,12 @@ def _security(tls: dict[str, str] | None):
 
     if tls is None:
         return None
-    return Security(tls_ca_file=tls["ca"], tls_client_cert=tls["cert"],
-                    tls_client_key=tls["key"], require_encryption=True)
+    return Security(
+        tls_ca_file=tls["ca"],
+        tls_client_cert=tls["cert"],
+        tls_client_key=tls["key"],
+        require_encryption=True,
+    )
 
 
 def _address(path: Path, workers: int, tls: dict[str, str] | None = None) -> str:
@@ -55,21 +59,53 @@ def _address(path: Path, workers: int, tls: dict[str, str] | None = None) -> str
 
 
 @contextmanager
-def cluster_on_loopback(path: Path, worker_envs: list[tuple[dict, Path]],
-                        tls: dict[str, str] | None = None):
+def cluster_on_loopback(
+    path: Path, worker_envs: list[tuple[dict, Path]], tls: dict[str, str] | None = None
+):
     """A scheduler found by the file ``path`` and one single-threaded worker per (environment,
     working directory); TLS with the files ``tls``, or plain TCP without."""
     secure = ["--protocol", "tls", *dask_flags(tls)] if tls else []
     worker_tls = dask_flags(tls) if tls else []
-    procs = [subprocess.Popen([*DASK, "--scheduler-file", str(path), "--host", "127.0.0.1",
-                               "--port", "0", "--dashboard-address", "127.0.0.1:0", *secure],
-                              env=run_env(), stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)]
-    procs += [subprocess.Popen([*WORKER, "--scheduler-file", str(path), "--nthreads", "1",
-                                "--host", "127.0.0.1", "--no-dashboard", "--no-nanny",
-                                *worker_tls], env=env,
-                               cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-              for env, cwd in worker_envs]
+    procs = [
+        subprocess.Popen(
+            [
+                *DASK,
+                "--scheduler-file",
+                str(path),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--dashboard-address",
+                "127.0.0.1:0",
+                *secure,
+            ],
+            env=run_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    ]
+    procs += [
+        subprocess.Popen(
+            [
+                *WORKER,
+                "--scheduler-file",
+                str(path),
+                "--nthreads",
+                "1",
+                "--host",
+                "127.0.0.1",
+                "--no-dashboard",
+                "--no-nanny",
+                *worker_tls,
+            ],
+            env=env,
+            cwd=cwd,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for env, cwd in worker_envs
+    ]
     try:
         yield path
     finally:
@@ -115,15 +151,19 @@ def test_worker_with_another_version_is_refused(tmp_path):
         address = _address(path, 2)  # both workers in, or the check might miss the stale one
         done = boardsweep("solve", "nqueens", "8", "--scheduler", address, "--security", "none")
     assert done.returncode == 2, done.stderr
-    assert re.search(rf"version mismatch with worker tcp://127\.0\.0\.1:\d+: boardsweep "
-                     rf"{re.escape(mine)} here but 0\.0\.1 there", done.stderr), done.stderr
+    assert re.search(
+        rf"version mismatch with worker tcp://127\.0\.0\.1:\d+: boardsweep "
+        rf"{re.escape(mine)} here but 0\.0\.1 there",
+        done.stderr,
+    ), done.stderr
     assert done.stdout == ""
 
 
 def test_run_on_scheduler_file_and_address(tmp_path, scheduler_file, tls):
     config = tmp_path / "c.yaml"
-    config.write_text(f"output: {tmp_path / 'out'}\n"
-                      "jobs:\n  - {name: q, problem: nqueens, n: [10, 15]}\n")
+    config.write_text(
+        f"output: {tmp_path / 'out'}\njobs:\n  - {{name: q, problem: nqueens, n: [10, 15]}}\n"
+    )
     address = _address(scheduler_file, 2, tls)  # both workers in, so both get tasks
     assert address.startswith("tls://127.0.0.1:")
     done = boardsweep("run", str(config), "--scheduler-file", str(scheduler_file), *flags(tls))
@@ -140,29 +180,32 @@ def test_run_on_scheduler_file_and_address(tmp_path, scheduler_file, tls):
     assert "plain TCP" not in done.stderr
 
 
-def test_tls_scheduler_without_certificates_names_what_is_missing(tmp_path, scheduler_file,
-                                                                 tls):
+def test_tls_scheduler_without_certificates_names_what_is_missing(tmp_path, scheduler_file, tls):
     address = _address(scheduler_file, 0)
     done = boardsweep("solve", "nqueens", "15", "--scheduler", address)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == (
         "boardsweep: error: --scheduler: a tls:// address needs tls_ca_file, tls_cert and "
         "tls_key (config keys, or --tls-ca-file, --tls-cert, --tls-key), or Dask's "
-        "distributed.comm.tls settings: tls_ca_file, tls_cert, tls_key not set\n")
-    only_ca = boardsweep("solve", "nqueens", "15", "--scheduler", address, "--tls-ca-file",
-                         tls["ca"])
+        "distributed.comm.tls settings: tls_ca_file, tls_cert, tls_key not set\n"
+    )
+    only_ca = boardsweep(
+        "solve", "nqueens", "15", "--scheduler", address, "--tls-ca-file", tls["ca"]
+    )
     assert only_ca.returncode == 2 and "tls_cert, tls_key missing" in only_ca.stderr
 
 
-def test_plain_and_foreign_clients_are_refused_and_submit_nothing(tmp_path, scheduler_file,
-                                                                  tls):
+def test_plain_and_foreign_clients_are_refused_and_submit_nothing(tmp_path, scheduler_file, tls):
     from distributed.security import Security
 
     address = _address(scheduler_file, 2, tls)
     plain = address.replace("tls://", "tcp://")
     marker = tmp_path / "intruder-ran"
-    for target, security in ((plain, None), (address, no_certificate()),
-                             (address, Security.temporary())):  # another authority
+    for target, security in (
+        (plain, None),
+        (address, no_certificate()),
+        (address, Security.temporary()),
+    ):  # another authority
         with pytest.raises((OSError, TimeoutError)):
             with Client(target, timeout=5, security=security) as intruder:
                 intruder.submit(marker.touch).result(timeout=5)
@@ -175,46 +218,59 @@ def test_plain_tcp_needs_security_none_and_is_warned_about(tmp_path):
     with cluster_on_loopback(tmp_path / "scheduler.json", [(run_env(), ROOT)]) as path:
         address = _address(path, 1)
         refused = boardsweep("solve", "nqueens", "12", "--scheduler", address)
-        accepted = boardsweep("solve", "nqueens", "12", "--scheduler", address, "--security",
-                              "none")
+        accepted = boardsweep(
+            "solve", "nqueens", "12", "--scheduler", address, "--security", "none"
+        )
     assert refused.returncode == 2 and refused.stdout == ""
-    assert refused.stderr.startswith(f"boardsweep: error: --scheduler: {address} is plain TCP: "
-                                     "anyone who reaches that scheduler can run code as you")
+    assert refused.stderr.startswith(
+        f"boardsweep: error: --scheduler: {address} is plain TCP: "
+        "anyone who reaches that scheduler can run code as you"
+    )
     assert accepted.returncode == 0 and accepted.stdout == "14200\n", accepted.stderr
-    assert f"{address}: plain TCP (security: none): anyone who can reach this scheduler can " \
+    assert (
+        f"{address}: plain TCP (security: none): anyone who can reach this scheduler can "
         "run code as this user" in accepted.stderr
+    )
 
 
 def test_missing_scheduler_file_times_out_with_a_message(tmp_path):
     config = tmp_path / "c.yaml"
-    config.write_text("cluster: {kind: scheduler-file, path: nowhere.json, timeout: 1}\n"
-                      "jobs: [{name: q, problem: nqueens, n: 4}]\n")
+    config.write_text(
+        "cluster: {kind: scheduler-file, path: nowhere.json, timeout: 1}\n"
+        "jobs: [{name: q, problem: nqueens, n: 4}]\n"
+    )
     started = time.monotonic()
     done = boardsweep("run", str(config), "--output", str(tmp_path / "out"))
     assert done.returncode == 2, done.stderr
-    assert f"{tmp_path / 'nowhere.json'}: scheduler file did not appear within 1 s" \
-        in done.stderr, done.stderr
+    assert (
+        f"{tmp_path / 'nowhere.json'}: scheduler file did not appear within 1 s" in done.stderr
+    ), done.stderr
     assert time.monotonic() - started < 30
     assert done.stdout == "" and not (tmp_path / "out" / "q").exists()
 
 
 def test_scheduler_without_workers_is_a_clear_error(tmp_path):
     config = tmp_path / "c.yaml"
-    config.write_text("cluster: {kind: scheduler-file, path: scheduler.json, timeout: 2, "
-                      "security: none}\njobs: [{name: q, problem: nqueens, n: 4}]\n")
+    config.write_text(
+        "cluster: {kind: scheduler-file, path: scheduler.json, timeout: 2, "
+        "security: none}\njobs: [{name: q, problem: nqueens, n: 4}]\n"
+    )
     with cluster_on_loopback(tmp_path / "scheduler.json", []) as path:
         address = _address(path, 0)
         done = boardsweep("run", str(config), "--output", str(tmp_path / "out"))
     assert done.returncode == 2, done.stderr
-    assert f"no worker joined the Dask scheduler at {address} within 2 s" in done.stderr, \
+    assert f"no worker joined the Dask scheduler at {address} within 2 s" in done.stderr, (
         done.stderr
+    )
     assert done.stdout == "" and not (tmp_path / "out" / "q").exists()
 
 
 def test_unreachable_scheduler_is_a_clear_error(tmp_path):
     config = tmp_path / "c.yaml"
-    config.write_text("cluster: {kind: address, address: 'tcp://127.0.0.1:9', timeout: 2, "
-                      "security: none}\njobs: [{name: q, problem: nqueens, n: 4}]\n")
+    config.write_text(
+        "cluster: {kind: address, address: 'tcp://127.0.0.1:9', timeout: 2, "
+        "security: none}\njobs: [{name: q, problem: nqueens, n: 4}]\n"
+    )
     done = boardsweep("run", str(config), "--output", str(tmp_path / "out"))
     assert done.returncode == 2, done.stderr
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in done.stderr, done.stderr

@@ -25,8 +25,16 @@ def _run(tmp_path, name, params, runner, threads):
     prepare_state(output, state)
     store = Store(state / "store.sqlite")
     try:
-        manifest = run_job(make_job("max_rooks", name, params, Context(str(ROOT))), output,
-                           state, store, runner, threads, 0.2, "test")
+        manifest = run_job(
+            make_job("max_rooks", name, params, Context(str(ROOT))),
+            output,
+            state,
+            store,
+            runner,
+            threads,
+            0.2,
+            "test",
+        )
     finally:
         store.close()
     return manifest, pq.read_table(output / name / "maxima.parquet")
@@ -37,17 +45,36 @@ def test_generated_job_on_a_cluster_equals_the_solver_called_directly(tmp_path, 
     manifest, table = _run(tmp_path, "walled", params, dask_runner(dask_client, 2), 2)
     assert table.num_rows == 12000 and manifest["tables"]["maxima"]["rows"] == 12000
     assert table.column_names == [
-        "board_id", "rows", "cols", "density", "walls", "max_rooks", "max_placements",
-        "max_placements_text", "placements", "placements_text", "count_status",
-        "count_memory", "placement", "nodes"]
+        "board_id",
+        "rows",
+        "cols",
+        "density",
+        "walls",
+        "max_rooks",
+        "max_placements",
+        "max_placements_text",
+        "placements",
+        "placements_text",
+        "count_status",
+        "count_memory",
+        "placement",
+        "nodes",
+    ]
     assert set(table.column("count_status").to_pylist()) == {"counted"}
     for n in (4, 6):
         for density in (0.1, 0.3):
-            part = table.filter((table["rows"].to_numpy() == n)
-                                & (table["density"].to_numpy() == density))
-            batch = ROOKS.generate(ROOKS.groups(ROOKS.check_params(
-                {"boards": {"generate": {**GENERATE, "n": n, "density": density}}})
-                ["boards"][1])[0], 0, 3000)
+            part = table.filter(
+                (table["rows"].to_numpy() == n) & (table["density"].to_numpy() == density)
+            )
+            batch = ROOKS.generate(
+                ROOKS.groups(
+                    ROOKS.check_params(
+                        {"boards": {"generate": {**GENERATE, "n": n, "density": density}}}
+                    )["boards"][1]
+                )[0],
+                0,
+                3000,
+            )
             direct = ROOKS.solve_rows(batch, {"counts": True})
             assert part.column("board_id").to_pylist() == list(range(3000))
             assert part.column("max_rooks").equals(direct.column("max_rooks"))
@@ -69,13 +96,22 @@ def test_a_given_set_without_counts_leaves_them_null(tmp_path):
 
 
 def test_generate_command_gives_the_same_set_on_any_number_of_workers(tmp_path):
-    args = ["generate", "max_rooks", "--n", "6", "--density", "0.25", "--count", "4000",
-            "--seed", "3"]
+    args = [
+        "generate",
+        "max_rooks",
+        "--n",
+        "6",
+        "--density",
+        "0.25",
+        "--count",
+        "4000",
+        "--seed",
+        "3",
+    ]
     one = boardsweep(*args, "-o", str(tmp_path / "one.parquet"))
     two = boardsweep(*args, "-o", str(tmp_path / "two.parquet"), "--workers", "2")
     assert one.returncode == two.returncode == 0, (one.stderr, two.stderr)
-    first, second = pq.read_table(tmp_path / "one.parquet"), pq.read_table(tmp_path /
-                                                                            "two.parquet")
+    first, second = pq.read_table(tmp_path / "one.parquet"), pq.read_table(tmp_path / "two.parquet")
     assert first.num_rows == 4000 and first.equals(second)
 
 
@@ -83,23 +119,59 @@ def test_a_generated_set_of_several_groups_solves_as_written(tmp_path):
     """``generate`` numbers each group's instances from 0, so ids repeat across groups; the
     set reads back (ids are distinct within a group) and every instance is solved once, the
     same as the job that generates and solves in one go."""
-    made = boardsweep("generate", "max_rooks", "--n", "4,5", "--density", "0.1,0.2", "--count",
-                      "3", "--seed", "3", "-o", str(tmp_path / "b.parquet"))
+    made = boardsweep(
+        "generate",
+        "max_rooks",
+        "--n",
+        "4,5",
+        "--density",
+        "0.1,0.2",
+        "--count",
+        "3",
+        "--seed",
+        "3",
+        "-o",
+        str(tmp_path / "b.parquet"),
+    )
     assert made.returncode == 0, made.stderr
-    solved = boardsweep("solve", "max_rooks", str(tmp_path / "b.parquet"), "--counts", "-o",
-                        str(tmp_path / "m.parquet"))
+    solved = boardsweep(
+        "solve",
+        "max_rooks",
+        str(tmp_path / "b.parquet"),
+        "--counts",
+        "-o",
+        str(tmp_path / "m.parquet"),
+    )
     assert solved.returncode == 0, solved.stderr
     table = pq.read_table(tmp_path / "m.parquet")
     assert table.num_rows == 12 and table.column("board_id").to_pylist() == [0, 1, 2] * 4
-    _, direct = _run(tmp_path / "job", "walled", {"boards": {"generate": {
-        "n": [4, 5], "density": [0.1, 0.2], "count": 3, "seed": 3}}, "counts": True},
-        local_runner, 1)
+    _, direct = _run(
+        tmp_path / "job",
+        "walled",
+        {
+            "boards": {"generate": {"n": [4, 5], "density": [0.1, 0.2], "count": 3, "seed": 3}},
+            "counts": True,
+        },
+        local_runner,
+        1,
+    )
     for name in ("rows", "density", "max_rooks", "placements_text", "count_status"):
         assert table.column(name).to_pylist() == direct.column(name).to_pylist(), name
-    made = boardsweep("generate", "slant", "--n", "4,5", "--count", "2", "--seed", "1", "-o",
-                      str(tmp_path / "p.parquet"))
+    made = boardsweep(
+        "generate",
+        "slant",
+        "--n",
+        "4,5",
+        "--count",
+        "2",
+        "--seed",
+        "1",
+        "-o",
+        str(tmp_path / "p.parquet"),
+    )
     assert made.returncode == 0, made.stderr
-    puzzles = boardsweep("solve", "slant", str(tmp_path / "p.parquet"), "-o",
-                         str(tmp_path / "s.parquet"))
+    puzzles = boardsweep(
+        "solve", "slant", str(tmp_path / "p.parquet"), "-o", str(tmp_path / "s.parquet")
+    )
     assert puzzles.returncode == 0, puzzles.stderr
     assert pq.read_table(tmp_path / "s.parquet").column("status").to_pylist() == ["unique"] * 4

@@ -37,8 +37,9 @@ class Bench:
         return make_job(problem, name, params, Context("."))
 
     def run(self, job, target=0.05, threads=2):
-        return run_job(job, self.output, self.state, self.store, local_runner, threads, target,
-                       "test")
+        return run_job(
+            job, self.output, self.state, self.store, local_runner, threads, target, "test"
+        )
 
     def table(self, job, name):
         return pq.read_table(self.output / job / f"{name}.parquet")
@@ -55,8 +56,12 @@ def bench(tmp_path):
 
 
 def _counts(table):
-    return {n: int(c) for n, c in zip(table.column("n").to_pylist(),
-                                       table.column("count_text").to_pylist(), strict=True)}
+    return {
+        n: int(c)
+        for n, c in zip(
+            table.column("n").to_pylist(), table.column("count_text").to_pylist(), strict=True
+        )
+    }
 
 
 def test_counts_are_exact_and_the_published_folder_holds_only_tables(bench):
@@ -67,7 +72,11 @@ def test_counts_are_exact_and_the_published_folder_holds_only_tables(bench):
     rows = solutions.column("solution").to_pylist()
     assert rows[:2] == [[1, 3, 0, 2], [2, 0, 3, 1]]  # n = 4, lexicographic
     assert sorted(p.name for p in (bench.output / "j").iterdir()) == [
-        "_boardsweep", "counts.parquet", "runs.parquet", "solutions.parquet"]
+        "_boardsweep",
+        "counts.parquet",
+        "runs.parquet",
+        "solutions.parquet",
+    ]
     assert manifest["generation"] == 1
     meta = pq.read_schema(bench.output / "j" / "counts.parquet").metadata
     assert json.loads(meta[b"boardsweep.params"])["n"] == list(range(4, 13))
@@ -75,8 +84,13 @@ def test_counts_are_exact_and_the_published_folder_holds_only_tables(bench):
 
 
 def test_a_rerun_computes_nothing_and_rewrites_no_table(bench):
-    job = bench.job("max_rooks", {"boards": {"generate": {
-        "n": [6, 9], "density": 0.3, "count": 400, "seed": 1}}, "counts": True})
+    job = bench.job(
+        "max_rooks",
+        {
+            "boards": {"generate": {"n": [6, 9], "density": 0.3, "count": 400, "seed": 1}},
+            "counts": True,
+        },
+    )
     bench.run(job)
     before = (bench.output / "j" / "maxima.parquet").stat().st_ino
     manifest = bench.run(job)
@@ -92,8 +106,10 @@ def test_an_extended_sweep_computes_only_its_new_points(bench):
     first = bench.runs()[0]
     bench.run(bench.job("nqueens", {"n": "4..11"}))
     second = bench.runs()[1]
-    done = {p.point.params["n"]: p.point.units for p in plan_job(
-        bench.job("nqueens", {"n": "4..11"}), None).points}
+    done = {
+        p.point.params["n"]: p.point.units
+        for p in plan_job(bench.job("nqueens", {"n": "4..11"}), None).points
+    }
     assert second["units_run"] == done[10] + done[11]
     assert second["units_reused"] == first["units"]
     assert _counts(bench.table("j", "counts")) == {n: Q[n] for n in range(4, 12)}
@@ -101,8 +117,11 @@ def test_an_extended_sweep_computes_only_its_new_points(bench):
 
 def test_boards_do_not_depend_on_list_order_or_count(bench):
     def boards(n, density, count, name):
-        job = bench.job("max_rooks", {"boards": {"generate": {
-            "n": n, "density": density, "count": count, "seed": 5}}}, name)
+        job = bench.job(
+            "max_rooks",
+            {"boards": {"generate": {"n": n, "density": density, "count": count, "seed": 5}}},
+            name,
+        )
         bench.run(job)
         table = bench.table(name, "maxima").to_pandas()
         return table.set_index(["rows", "density", "board_id"])["max_rooks"]
@@ -143,8 +162,9 @@ def test_resume_with_another_task_length_reuses_every_finished_unit(bench):
 
 def _corrupt(bench, how):
     db = bench.store.db
-    rows = db.execute("SELECT point, lo, payload FROM records WHERE job='j' AND tbl='counts' "
-                      "ORDER BY point, lo").fetchall()
+    rows = db.execute(
+        "SELECT point, lo, payload FROM records WHERE job='j' AND tbl='counts' ORDER BY point, lo"
+    ).fetchall()
     (p1, lo1, pay1), (p2, lo2, pay2) = rows[0], rows[-1]
     if how == "swapped":
         db.execute("UPDATE records SET payload=? WHERE point=? AND lo=?", (pay2, p1, lo1))
@@ -153,13 +173,18 @@ def _corrupt(bench, how):
         db.execute("UPDATE records SET payload=? WHERE point=? AND lo=?", (pay1[:-9], p1, lo1))
     elif how == "flipped":
         flipped = bytes([pay1[len(pay1) // 2] ^ 1])
-        changed = pay1[:len(pay1) // 2] + flipped + pay1[len(pay1) // 2 + 1:]
+        changed = pay1[: len(pay1) // 2] + flipped + pay1[len(pay1) // 2 + 1 :]
         db.execute("UPDATE records SET payload=? WHERE point=? AND lo=?", (changed, p1, lo1))
     elif how == "moved":  # a whole valid record copied over another one's key
-        row = db.execute("SELECT hi, rows, cpu, checksum, version, payload FROM records WHERE "
-                         "point=? AND lo=?", (p2, lo2)).fetchone()
-        db.execute("UPDATE records SET hi=?, rows=?, cpu=?, checksum=?, version=?, payload=? "
-                   "WHERE point=? AND lo=?", (*row, p1, lo1))
+        row = db.execute(
+            "SELECT hi, rows, cpu, checksum, version, payload FROM records WHERE point=? AND lo=?",
+            (p2, lo2),
+        ).fetchone()
+        db.execute(
+            "UPDATE records SET hi=?, rows=?, cpu=?, checksum=?, version=?, payload=? "
+            "WHERE point=? AND lo=?",
+            (*row, p1, lo1),
+        )
 
 
 @pytest.mark.parametrize("how", ["swapped", "truncated", "flipped", "moved"])
@@ -168,8 +193,7 @@ def test_damaged_records_are_found_and_computed_again(bench, how, caplog):
     bench.run(bench.job("nqueens", {"n": "8..11"}))
     _corrupt(bench, how)
     bench.run(bench.job("nqueens", {"n": "8..12"}))  # the counts table is merged again
-    assert _counts(bench.table("j", "counts")) == {8: 92, 9: 352, 10: 724, 11: 2680,
-                                                   12: 14200}
+    assert _counts(bench.table("j", "counts")) == {8: 92, 9: 352, 10: 724, 11: 2680, 12: 14200}
     if how != "moved":  # a record whose range no longer tiles its point is not used at all:
         assert "failed verification" in caplog.text  # the plan computes over it instead
     new = plan_job(bench.job("nqueens", {"n": 12}), None).units
@@ -177,42 +201,52 @@ def test_damaged_records_are_found_and_computed_again(bench, how, caplog):
 
 
 def test_a_published_table_edited_by_hand_is_not_trusted(bench):
-    job = bench.job("max_rooks", {"boards": {"generate": {
-        "n": 5, "density": 0.3, "count": 300, "seed": 4}}})
+    job = bench.job(
+        "max_rooks", {"boards": {"generate": {"n": 5, "density": 0.3, "count": 300, "seed": 4}}}
+    )
     bench.run(job)
     truth = bench.table("j", "maxima")
     path = bench.output / "j" / "maxima.parquet"
-    fake = truth.set_column(truth.schema.get_field_index("max_rooks"), "max_rooks",
-                            pq.read_table(path).column("walls"))
+    fake = truth.set_column(
+        truth.schema.get_field_index("max_rooks"), "max_rooks", pq.read_table(path).column("walls")
+    )
     path.unlink()
     pq.write_table(fake, path)
-    bench.run(bench.job("max_rooks", {"boards": {"generate": {
-        "n": [5, 6], "density": 0.3, "count": 300, "seed": 4}}}))
+    bench.run(
+        bench.job(
+            "max_rooks",
+            {"boards": {"generate": {"n": [5, 6], "density": 0.3, "count": 300, "seed": 4}}},
+        )
+    )
     again = bench.table("j", "maxima").to_pandas()
-    assert again[again["rows"] == 5]["max_rooks"].tolist() == truth.column(
-        "max_rooks").to_pylist()
+    assert again[again["rows"] == 5]["max_rooks"].tolist() == truth.column("max_rooks").to_pylist()
 
 
 def test_published_rows_are_compacted_out_of_the_store(bench):
-    job = bench.job("max_rooks", {"boards": {"generate": {
-        "n": 8, "density": 0.3, "count": 3000, "seed": 4}}})
+    job = bench.job(
+        "max_rooks", {"boards": {"generate": {"n": 8, "density": 0.3, "count": 3000, "seed": 4}}}
+    )
     bench.run(job)
     payloads = bench.store.db.execute(
-        "SELECT count(*) FROM records WHERE job='j' AND payload IS NOT NULL").fetchone()[0]
+        "SELECT count(*) FROM records WHERE job='j' AND payload IS NOT NULL"
+    ).fetchone()[0]
     assert payloads == 0
-    extended = bench.job("max_rooks", {"boards": {"generate": {
-        "n": 8, "density": 0.3, "count": 3500, "seed": 4}}})
+    extended = bench.job(
+        "max_rooks", {"boards": {"generate": {"n": 8, "density": 0.3, "count": 3500, "seed": 4}}}
+    )
     bench.run(extended)  # old rows come back from the published table, checked
     table = bench.table("j", "maxima")
     assert table.column("board_id").to_pylist() == list(range(3500))
 
 
-def test_a_failed_task_keeps_the_published_generation_and_the_finished_records(
-        bench, toy_problems):
+def test_a_failed_task_keeps_the_published_generation_and_the_finished_records(bench, toy_problems):
     bench.run(bench.job("noop", {"units": 30}))
     with pytest.raises(JobError, match=r"units 12\.\.12\): ValueError: unit 12 fails"):
         bench.run(bench.job("noop", {"units": 40, "fail": [12]}))
     assert len(bench.runs()) == 1  # generation 1 still published
-    kept = sqlite3.connect(bench.state / "store.sqlite").execute(
-        "SELECT count(*) FROM records WHERE job='j'").fetchone()[0]
+    kept = (
+        sqlite3.connect(bench.state / "store.sqlite")
+        .execute("SELECT count(*) FROM records WHERE job='j'")
+        .fetchone()[0]
+    )
     assert kept >= 30 + 39

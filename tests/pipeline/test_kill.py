@@ -39,9 +39,15 @@ jobs:
 
 def _start(folder: Path, workers: int = 2, count: int = 6000) -> subprocess.Popen:
     (folder / "c.yaml").write_text(CONFIG.format(workers=workers, count=count))
-    return subprocess.Popen([*BOARDSWEEP, "run", "c.yaml"], cwd=folder, env=run_env(),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    return subprocess.Popen(
+        [*BOARDSWEEP, "run", "c.yaml"],
+        cwd=folder,
+        env=run_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def _kill(process: subprocess.Popen) -> None:
@@ -95,8 +101,10 @@ def _consistent(out: Path, reference: dict) -> list[str]:
 
 
 def _tables(out: Path) -> dict:
-    return {"q": pq.read_table(out / "q" / "counts.parquet").to_pandas(),
-            "w": pq.read_table(out / "w" / "maxima.parquet").to_pandas()}
+    return {
+        "q": pq.read_table(out / "q" / "counts.parquet").to_pandas(),
+        "w": pq.read_table(out / "w" / "maxima.parquet").to_pandas(),
+    }
 
 
 def test_kills_at_random_instants_never_publish_a_mix(tmp_path):
@@ -144,8 +152,16 @@ def test_kills_at_random_instants_never_publish_a_mix(tmp_path):
     assert final.returncode == 0, f"seed {seed}: {err}"
     result = _tables(work / "out")
     assert result["q"][["n", "count_text"]].equals(reference["q"][["n", "count_text"]])
-    columns = ["rows", "cols", "density", "board_id", "walls", "max_rooks", "max_placements_text",
-               "placements_text"]
+    columns = [
+        "rows",
+        "cols",
+        "density",
+        "board_id",
+        "walls",
+        "max_rooks",
+        "max_placements_text",
+        "placements_text",
+    ]
     assert result["w"][columns].equals(reference["w"][columns]), f"seed {seed}"
     assert not _consistent(work / "out", reference)
 
@@ -195,12 +211,20 @@ def test_resume_across_one_two_three_workers_reuses_every_finished_unit(tmp_path
 def test_damaged_store_records_are_recomputed_by_the_next_run(tmp_path):
     """Real processes: records swapped, truncated and flipped in the SQLite store between two
     runs are found when the next run merges them, and computed again; the result is exact."""
-    (tmp_path / "c.yaml").write_text("output: out\ncluster: {kind: local, workers: 2}\n"
-                                     "jobs:\n  - {name: q, problem: nqueens, n: [10, 11, 12]}\n")
+    (tmp_path / "c.yaml").write_text(
+        "output: out\ncluster: {kind: local, workers: 2}\n"
+        "jobs:\n  - {name: q, problem: nqueens, n: [10, 11, 12]}\n"
+    )
 
     def run() -> subprocess.CompletedProcess:
-        return subprocess.run([*BOARDSWEEP, "run", "c.yaml"], cwd=tmp_path, env=run_env(),
-                              capture_output=True, text=True, timeout=600)
+        return subprocess.run(
+            [*BOARDSWEEP, "run", "c.yaml"],
+            cwd=tmp_path,
+            env=run_env(),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
 
     assert run().returncode == 0
     db = sqlite3.connect(tmp_path / ".boardsweep" / "out" / "store.sqlite")
@@ -212,11 +236,17 @@ def test_damaged_store_records_are_recomputed_by_the_next_run(tmp_path):
         db.execute("UPDATE records SET payload=? WHERE point=? AND lo=?", (a, p2, lo2))
         db.execute("UPDATE records SET payload=? WHERE point=? AND lo=?", (c[:-5], p3, lo3))
     db.close()
-    (tmp_path / "c.yaml").write_text("output: out\ncluster: {kind: local, workers: 2}\njobs:\n"
-                                     "  - {name: q, problem: nqueens, n: [10, 11, 12, 13]}\n")
+    (tmp_path / "c.yaml").write_text(
+        "output: out\ncluster: {kind: local, workers: 2}\njobs:\n"
+        "  - {name: q, problem: nqueens, n: [10, 11, 12, 13]}\n"
+    )
     again = run()
     assert again.returncode == 0, again.stderr
     assert "failed verification" in again.stderr
     counts = pq.read_table(tmp_path / "out" / "q" / "counts.parquet").to_pylist()
-    assert {r["n"]: int(r["count_text"]) for r in counts} == {10: 724, 11: 2680, 12: 14200,
-                                                               13: 73712}
+    assert {r["n"]: int(r["count_text"]) for r in counts} == {
+        10: 724,
+        11: 2680,
+        12: 14200,
+        13: 73712,
+    }

@@ -15,14 +15,22 @@ import pytest
 
 from tests.conftest import BOARDSWEEP, run_env
 
-ESTIMATE = re.compile(r"one instance needs about [0-9.]+ [KMGT]?B of memory, more than the "
-                      r"[0-9.]+ [KMGT]?B a worker may use")
+ESTIMATE = re.compile(
+    r"one instance needs about [0-9.]+ [KMGT]?B of memory, more than the "
+    r"[0-9.]+ [KMGT]?B a worker may use"
+)
 
 
 def _run(tmp_path, *args, env=None):
     started = time.monotonic()
-    done = subprocess.run([*BOARDSWEEP, *args], capture_output=True, text=True, cwd=tmp_path,
-                          env={**run_env(), **(env or {})}, timeout=120)
+    done = subprocess.run(
+        [*BOARDSWEEP, *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**run_env(), **(env or {})},
+        timeout=120,
+    )
     return done, time.monotonic() - started
 
 
@@ -31,8 +39,20 @@ def test_a_generated_size_too_big_for_memory_is_refused_before_allocating(tmp_pa
     """The seeds' ``generate max_rooks --n 46340 --count 2`` reached 6.5 GB: now one line with
     the estimate, exit 2, nothing written, in well under the time an allocation would take."""
     extra = ["--density", "0.3"] if problem == "max_rooks" else []
-    done, seconds = _run(tmp_path, "generate", problem, "--n", n, "--count", "2", "--seed", "1",
-                         *extra, "-o", "set.parquet")
+    done, seconds = _run(
+        tmp_path,
+        "generate",
+        problem,
+        "--n",
+        n,
+        "--count",
+        "2",
+        "--seed",
+        "1",
+        *extra,
+        "-o",
+        "set.parquet",
+    )
     assert done.returncode == 2, done.stderr
     assert len(done.stderr.splitlines()) == 1, done.stderr
     assert ESTIMATE.search(done.stderr), done.stderr
@@ -43,12 +63,26 @@ def test_a_generated_size_too_big_for_memory_is_refused_before_allocating(tmp_pa
 
 
 def test_the_memory_cap_can_be_set_and_sizes_below_it_run(tmp_path):
-    args = ("generate", "max_rooks", "--n", "300", "--count", "1", "--seed", "1", "--density",
-            "0.3", "-o", "set.parquet")
+    args = (
+        "generate",
+        "max_rooks",
+        "--n",
+        "300",
+        "--count",
+        "1",
+        "--seed",
+        "1",
+        "--density",
+        "0.3",
+        "-o",
+        "set.parquet",
+    )
     refused, _ = _run(tmp_path, *args, env={"BOARDSWEEP_MEMORY_LIMIT": "1MB"})
     assert refused.returncode == 2, refused.stderr
-    assert "300 x 300: one instance needs about 6.48 MB of memory, more than the 1 MB" \
+    assert (
+        "300 x 300: one instance needs about 6.48 MB of memory, more than the 1 MB"
         in refused.stderr
+    )
     assert "BOARDSWEEP_MEMORY_LIMIT" in refused.stderr
     done, _ = _run(tmp_path, *args)
     assert done.returncode == 0, done.stderr
@@ -58,22 +92,26 @@ def test_the_memory_cap_can_be_set_and_sizes_below_it_run(tmp_path):
 def test_a_board_set_with_a_board_too_big_names_that_board(tmp_path):
     """Checked when the set is read, before any cluster starts (the cap lowered to 1 MB, so
     that a 200 x 200 board is too big; the 4 x 4 one alone runs)."""
-    table = pa.table({"board_id": pa.array([7, 8], pa.int64()),
-                      "rows": pa.array([4, 200], pa.int32()),
-                      "cols": pa.array([4, 200], pa.int32()),
-                      "cells": ["." * 16, "." * 40000]})
+    table = pa.table(
+        {
+            "board_id": pa.array([7, 8], pa.int64()),
+            "rows": pa.array([4, 200], pa.int32()),
+            "cols": pa.array([4, 200], pa.int32()),
+            "cells": ["." * 16, "." * 40000],
+        }
+    )
     pq.write_table(table, tmp_path / "boards.parquet")
     small = {"BOARDSWEEP_MEMORY_LIMIT": "1MB"}
-    done, _ = _run(tmp_path, "solve", "max_rooks", "boards.parquet", "-o", "out.parquet",
-                   env=small)
+    done, _ = _run(tmp_path, "solve", "max_rooks", "boards.parquet", "-o", "out.parquet", env=small)
     assert done.returncode == 2, done.stderr
     assert len(done.stderr.splitlines()) == 1, done.stderr
-    assert "boards.parquet: board_id 8, 200 x 200: one instance needs about 2.88 MB of " \
-        "memory, more than the 1 MB a worker may use" in done.stderr, done.stderr
+    assert (
+        "boards.parquet: board_id 8, 200 x 200: one instance needs about 2.88 MB of "
+        "memory, more than the 1 MB a worker may use" in done.stderr
+    ), done.stderr
     assert not (tmp_path / "out.parquet").exists()
     pq.write_table(table.slice(0, 1), tmp_path / "boards.parquet")
-    done, _ = _run(tmp_path, "solve", "max_rooks", "boards.parquet", "-o", "out.parquet",
-                   env=small)
+    done, _ = _run(tmp_path, "solve", "max_rooks", "boards.parquet", "-o", "out.parquet", env=small)
     assert done.returncode == 0, done.stderr
     assert pq.read_table(tmp_path / "out.parquet").column("max_rooks").to_pylist() == [4]
 
@@ -84,10 +122,16 @@ def test_a_long_judge_says_its_estimate_and_shows_progress_then_stops_on_ctrl_c(
     says that a one-shot command keeps nothing, and leaves no scratch store behind."""
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    proc = subprocess.Popen([*BOARDSWEEP, "judge", "nqueens"], cwd=tmp_path,
-                            env={**run_env(), "TMPDIR": str(scratch)},
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        [*BOARDSWEEP, "judge", "nqueens"],
+        cwd=tmp_path,
+        env={**run_env(), "TMPDIR": str(scratch)},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     proc.stdin.write("20\n")
     proc.stdin.close()
     lines = []
@@ -123,9 +167,14 @@ def test_a_killed_one_shot_commands_scratch_store_is_swept_by_the_next(tmp_path)
     (scratch / f"boardsweep-{dead.pid}-abc").mkdir(parents=True)  # its process was killed
     (scratch / f"boardsweep-{dead.pid}-abc" / "store.sqlite").write_bytes(b"x" * 100)
     (scratch / f"boardsweep-{os.getpid()}-def").mkdir()  # a live process's: kept
-    done = subprocess.run([*BOARDSWEEP, "solve", "nqueens", "6"], cwd=tmp_path,
-                          env={**run_env(), "TMPDIR": str(scratch)}, capture_output=True,
-                          text=True, timeout=300)
+    done = subprocess.run(
+        [*BOARDSWEEP, "solve", "nqueens", "6"],
+        cwd=tmp_path,
+        env={**run_env(), "TMPDIR": str(scratch)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert (done.returncode, done.stdout) == (0, "4\n"), done.stderr
     assert [p.name for p in scratch.iterdir()] == [f"boardsweep-{os.getpid()}-def"]
 
@@ -137,18 +186,34 @@ def test_a_board_too_large_to_count_is_that_boards_status_not_the_runs_failure(t
     from boardsweep.solvers.max_rooks import max_rooks_dfs
 
     small = ["..X.", ".X..", "....", "X..."]
-    table = pa.table({"board_id": pa.array([1, 2, 3], pa.int64()),
-                      "rows": pa.array([4, 64, 14], pa.int32()),
-                      "cols": pa.array([4, 64, 14], pa.int32()),
-                      "cells": ["".join(small), "." * 64 * 64, "." * 196]})
+    table = pa.table(
+        {
+            "board_id": pa.array([1, 2, 3], pa.int64()),
+            "rows": pa.array([4, 64, 14], pa.int32()),
+            "cols": pa.array([4, 64, 14], pa.int32()),
+            "cells": ["".join(small), "." * 64 * 64, "." * 196],
+        }
+    )
     pq.write_table(table, tmp_path / "boards.parquet")
-    done, _ = _run(tmp_path, "solve", "max_rooks", "boards.parquet", "--counts",
-                   "--count-mib", "1", "-o", "out.parquet")
+    done, _ = _run(
+        tmp_path,
+        "solve",
+        "max_rooks",
+        "boards.parquet",
+        "--counts",
+        "--count-mib",
+        "1",
+        "-o",
+        "out.parquet",
+    )
     assert done.returncode == 0, done.stderr
     rows = pq.read_table(tmp_path / "out.parquet").to_pylist()
     assert [r["count_status"] for r in rows] == ["counted", "too_wide", "too_large"]
-    assert [r["max_rooks"] for r in rows] == [max_rooks_dfs(
-        [[int(c == "X") for c in line] for line in small]).max_rooks, 64, 14]
+    assert [r["max_rooks"] for r in rows] == [
+        max_rooks_dfs([[int(c == "X") for c in line] for line in small]).max_rooks,
+        64,
+        14,
+    ]
     dfs = max_rooks_dfs([[int(c == "X") for c in line] for line in small])
     assert int(rows[0]["placements_text"]) == dfs.placements
     assert int(rows[0]["max_placements_text"]) == dfs.max_placements

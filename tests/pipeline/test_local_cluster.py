@@ -17,8 +17,9 @@ from boardsweep.solvers.schema import Context, ParamError
 
 def _profiling(client) -> set[bool]:
     """Whether each worker has Dask's profile callbacks running."""
-    return set(client.run(lambda dask_worker: "profile-cycle" in dask_worker.periodic_callbacks
-                          ).values())
+    return set(
+        client.run(lambda dask_worker: "profile-cycle" in dask_worker.periodic_callbacks).values()
+    )
 
 
 def _seconds(client, key: str) -> set[float]:
@@ -27,6 +28,7 @@ def _seconds(client, key: str) -> set[float]:
 
     def interval():
         from dask.utils import parse_timedelta
+
         return parse_timedelta(dask.config.get(key))
 
     return set(client.run(interval).values()) | {client.run_on_scheduler(interval)}
@@ -41,8 +43,9 @@ def _tick_seconds(client) -> set[float]:
 
 
 def _local(**options):
-    return cluster_spec({"kind": "local", "workers": 1, "dashboard_address": "127.0.0.1:0",
-                         **options}, Context())
+    return cluster_spec(
+        {"kind": "local", "workers": 1, "dashboard_address": "127.0.0.1:0", **options}, Context()
+    )
 
 
 def test_local_workers_run_without_the_profiler_even_after_a_restart():
@@ -72,10 +75,13 @@ def test_profile_must_be_true_or_false():
 def test_warm_up_hashes_the_code_version_before_the_first_task():
     """The version check of a worker's first bundle must not pay for hashing the sources (0.25 s,
     which read as load imbalance on 2 workers): warm_up leaves it cached, in a fresh process."""
-    script = ("import boardsweep.solvers.identity as i; "
-              "from boardsweep.pipeline.warm import warm_up; "
-              "before = i._version.cache_info().currsize; warm_up(['nqueens']); "
-              "print(before, i._version.cache_info().currsize)")
-    out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
-                         text=True).stdout.split()
+    script = (
+        "import boardsweep.solvers.identity as i; "
+        "from boardsweep.pipeline.warm import warm_up; "
+        "before = i._version.cache_info().currsize; warm_up(['nqueens']); "
+        "print(before, i._version.cache_info().currsize)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], check=True, capture_output=True, text=True
+    ).stdout.split()
     assert out == ["0", "1"]

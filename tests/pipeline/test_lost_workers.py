@@ -44,9 +44,16 @@ def fragile():
     with pytest.MonkeyPatch.context() as patch:  # before the workers start: they inherit it
         patch.setenv("BOARDSWEEP_PROBLEMS", PROBLEMS)
         patch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        spec = cluster_spec({"kind": "local", "workers": 2, "allowed_failures": ALLOWED_FAILURES,
-                             "dashboard_address": "127.0.0.1:0", "task_seconds": TARGET},
-                            Context())
+        spec = cluster_spec(
+            {
+                "kind": "local",
+                "workers": 2,
+                "allowed_failures": ALLOWED_FAILURES,
+                "dashboard_address": "127.0.0.1:0",
+                "task_seconds": TARGET,
+            },
+            Context(),
+        )
         with open_client(spec) as client:
             yield client
 
@@ -65,8 +72,9 @@ class Output:
 
     def ranges(self, job) -> list[list[tuple[int, int]]]:
         """The unit ranges with records, for each point of ``job``."""
-        return [self.store.ranges(job.name, p.table, p.point_id)
-                for p in plan_job(job, None).points]
+        return [
+            self.store.ranges(job.name, p.table, p.point_id) for p in plan_job(job, None).points
+        ]
 
 
 @pytest.fixture
@@ -86,14 +94,21 @@ def _pids(client) -> set[int]:
 
 def _deaths(client) -> int:
     """Workers the scheduler lost without being asked to close them, so far."""
-    return sum(1 for _, event in client.get_events("all")
-               if isinstance(event, dict) and event.get("action") == "remove-worker"
-               and not event.get("expected"))
+    return sum(
+        1
+        for _, event in client.get_events("all")
+        if isinstance(event, dict)
+        and event.get("action") == "remove-worker"
+        and not event.get("expected")
+    )
 
 
 def _folder_digest(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_task_that_killed_its_worker_reruns_elsewhere(tmp_path, fragile, output):
@@ -112,9 +127,11 @@ def test_task_that_killed_its_worker_reruns_elsewhere(tmp_path, fragile, output)
     clean.store.close()
     published = pq.read_table(output.folder / "q" / "noop.parquet").to_pylist()
     expected = pq.read_table(clean.folder / "q" / "noop.parquet").to_pylist()
-    assert [{k: r[k] for k in ("point", "first", "units")} for r in published] == \
-        [{k: r[k] for k in ("point", "first", "units")} for r in expected] == \
-        [{"point": 0, "first": sum(range(8)), "units": 8}]
+    assert (
+        [{k: r[k] for k in ("point", "first", "units")} for r in published]
+        == [{k: r[k] for k in ("point", "first", "units")} for r in expected]
+        == [{"point": 0, "first": sum(range(8)), "units": 8}]
+    )
     fragile.wait_for_workers(2, timeout=60)
     assert len(_pids(fragile) - pids) == 1  # the nanny started one new worker
 
@@ -129,12 +146,15 @@ def test_task_that_keeps_killing_workers_ends_the_job_naming_it(fragile, output)
         output.run(job, dask_runner(fragile, 2))
     assert _deaths(fragile) - deaths == ALLOWED_FAILURES + 1
     message = str(failure.value)
-    assert message.startswith("job q: 1 task failed, first: noop (noop, units 0..0): "
-                              "WorkerLost: every worker that ran it died (2 in a row, last "
-                              "tcp://127.0.0.1:"), message
+    assert message.startswith(
+        "job q: 1 task failed, first: noop (noop, units 0..0): "
+        "WorkerLost: every worker that ran it died (2 in a row, last "
+        "tcp://127.0.0.1:"
+    ), message
     assert "distributed.scheduler.allowed-failures = 1" in message
-    assert message.endswith("the 7 tasks that finished are kept in the store, and a rerun "
-                            "computes only what is missing"), message
+    assert message.endswith(
+        "the 7 tasks that finished are kept in the store, and a rerun computes only what is missing"
+    ), message
     assert _folder_digest(output.folder / "q") == before
     assert output.ranges(job) == [[(1, 8)]] and output.ranges(first) == [[(0, 8)]]
     fragile.wait_for_workers(2, timeout=60)
@@ -142,15 +162,19 @@ def test_task_that_keeps_killing_workers_ends_the_job_naming_it(fragile, output)
 
 def test_run_exits_1_naming_the_task_that_keeps_killing_workers(tmp_path, toy_problems):
     config = tmp_path / "c.yaml"
-    config.write_text("output: out\ncluster: {kind: local, workers: 2, allowed_failures: 1, "
-                      "task_seconds: 1}\njobs:\n  - {name: q, problem: noop, units: 8, die: 5}\n")
+    config.write_text(
+        "output: out\ncluster: {kind: local, workers: 2, allowed_failures: 1, "
+        "task_seconds: 1}\njobs:\n  - {name: q, problem: noop, units: 8, die: 5}\n"
+    )
     done = boardsweep("run", str(config))
     assert done.returncode == 1, done.stderr
     assert done.stdout == ""
     # the local dashboard binds 127.0.0.1 alone (port 8787 unless another run holds it)
     assert re.search(r"dashboard: http://127\.0\.0\.1:\d+/status;", done.stderr), done.stderr
-    assert "boardsweep: error: job q: 1 task failed, first: noop (noop, units 5..5): " \
-           "WorkerLost: every worker that ran it died (2 in a row" in done.stderr, done.stderr
+    assert (
+        "boardsweep: error: job q: 1 task failed, first: noop (noop, units 5..5): "
+        "WorkerLost: every worker that ran it died (2 in a row" in done.stderr
+    ), done.stderr
     assert "marked as failed because 2 workers died" in done.stderr  # Dask's own count
     assert "the 7 tasks that finished are kept in the store" in done.stderr
     assert done.stderr.rstrip().endswith("boardsweep: error: 1 of 1 jobs failed (see above)")
@@ -159,21 +183,31 @@ def test_run_exits_1_naming_the_task_that_keeps_killing_workers(tmp_path, toy_pr
 
 def _worker_processes(driver: psutil.Process) -> list[psutil.Process]:
     """The driver's Dask worker processes (children started by multiprocessing spawn)."""
-    return [p for p in driver.children(recursive=True)
-            if "spawn_main" in " ".join(p.cmdline()) and "resource_tracker" not in
-            " ".join(p.cmdline())]
+    return [
+        p
+        for p in driver.children(recursive=True)
+        if "spawn_main" in " ".join(p.cmdline()) and "resource_tracker" not in " ".join(p.cmdline())
+    ]
 
 
 def test_worker_sigkilled_mid_run_changes_nothing(tmp_path):
     out = tmp_path / "out"
     config = tmp_path / "c.yaml"
-    config.write_text(f"output: {out}\ncluster: {{kind: local, workers: 2}}\n"
-                      "jobs:\n  - {name: q, problem: nqueens, n: [12, 16, 17]}\n")
+    config.write_text(
+        f"output: {out}\ncluster: {{kind: local, workers: 2}}\n"
+        "jobs:\n  - {name: q, problem: nqueens, n: [12, 16, 17]}\n"
+    )
     store = state_folder(out) / "store.sqlite"
     env = {k: v for k, v in run_env().items() if k != "BOARDSWEEP_PROBLEMS"}  # nqueens only
-    proc = subprocess.Popen([*BOARDSWEEP, "run", str(config)], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [*BOARDSWEEP, "run", str(config)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + 240
         while (stored := records_stored(store)) < 2:
@@ -191,8 +225,7 @@ def test_worker_sigkilled_mid_run_changes_nothing(tmp_path):
             proc.wait()
     assert proc.returncode == 0, stderr
     counts = pq.read_table(out / "q" / "counts.parquet")
-    assert [int(c) for c in counts.column("count_text").to_pylist()] == [14200, 14772512,
-                                                                          95815104]
+    assert [int(c) for c in counts.column("count_text").to_pylist()] == [14200, 14772512, 95815104]
     (run,) = pq.read_table(out / "q" / "runs.parquet").to_pylist()
     assert run["tasks_run"] == records_stored(store) > stored  # the kill came before the end
     assert run["units_run"] == run["units"] and run["units_reused"] == 0

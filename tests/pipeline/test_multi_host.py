@@ -52,8 +52,26 @@ SCHEDULER = f"tls://{NET}.1:8786"
 DASK = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
 WORKER = [sys.executable, "-m", "distributed.cli.dask_worker"]
 # OEIS A000170, n = 1..18
-A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184,
-           14772512, 95815104, 666090624]
+A000170 = [
+    1,
+    0,
+    0,
+    2,
+    10,
+    4,
+    40,
+    92,
+    352,
+    724,
+    2680,
+    14200,
+    73712,
+    365596,
+    2279184,
+    14772512,
+    95815104,
+    666090624,
+]
 # the scheduler notices a silent worker after WORKER_TTL, and gives up reaching its nanny after
 # CONNECT: Dask's defaults (5 minutes, 30 s) would make the test wait minutes
 WORKER_TTL, CONNECT = "6s", "3s"
@@ -133,23 +151,28 @@ class Hosts:
         _ip("-n", s, "link", "set", "br0", "up")
         for i in range(1, workers + 1):
             w = self.ns(f"w{i}")
-            _ip("-n", s, "link", "add", f"p{i}", "type", "veth", "peer", "name", "eth0",
-                "netns", w)
+            _ip("-n", s, "link", "add", f"p{i}", "type", "veth", "peer", "name", "eth0", "netns", w)
             _ip("-n", s, "link", "set", f"p{i}", "master", "br0", "up")
             _ip("-n", w, "addr", "add", f"{NET}.{10 + i}/24", "dev", "eth0")
             _ip("-n", w, "link", "set", "eth0", "up")
-        probe = subprocess.run(["ip", "netns", "exec", s, "true"], capture_output=True,
-                               text=True, timeout=30)
+        probe = subprocess.run(
+            ["ip", "netns", "exec", s, "true"], capture_output=True, text=True, timeout=30
+        )
         if probe.returncode:
             raise Unavailable(f"`ip netns exec` failed: {probe.stderr.strip()}")
 
-    def start(self, role: str, argv: list[str], log: Path, env: dict | None = None,
-              cwd: Path = ROOT) -> subprocess.Popen:
+    def start(
+        self, role: str, argv: list[str], log: Path, env: dict | None = None, cwd: Path = ROOT
+    ) -> subprocess.Popen:
         """``argv`` in the namespace of ``role``, its output to ``log``."""
         with open(log, "wb") as out:
-            proc = subprocess.Popen(["ip", "netns", "exec", self.ns(role), *argv],
-                                    stdout=out, stderr=subprocess.STDOUT, cwd=cwd,
-                                    env={**run_env(), **(env or {})})
+            proc = subprocess.Popen(
+                ["ip", "netns", "exec", self.ns(role), *argv],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                cwd=cwd,
+                env={**run_env(), **(env or {})},
+            )
         self.procs.append(proc)
         return proc
 
@@ -167,8 +190,9 @@ class Hosts:
                 proc.kill()
                 proc.wait()
         for name in self.names:  # what is left in them (a nanny's worker) is ours too
-            pids = subprocess.run(["ip", "netns", "pids", name], capture_output=True,
-                                  text=True, timeout=30).stdout.split()
+            pids = subprocess.run(
+                ["ip", "netns", "pids", name], capture_output=True, text=True, timeout=30
+            ).stdout.split()
             for pid in pids:
                 try:
                     os.kill(int(pid), signal.SIGKILL)
@@ -201,8 +225,13 @@ def hosts():
         made.close()
 
 
-def _until(what: str, check, timeout: float, driver: subprocess.Popen | None = None,
-           log: Path | None = None):
+def _until(
+    what: str,
+    check,
+    timeout: float,
+    driver: subprocess.Popen | None = None,
+    log: Path | None = None,
+):
     """Poll ``check`` until it gives something true; fail after ``timeout`` seconds, or as soon
     as ``driver`` has ended (with ``log``'s tail)."""
     deadline = time.monotonic() + timeout
@@ -211,8 +240,10 @@ def _until(what: str, check, timeout: float, driver: subprocess.Popen | None = N
         if value:
             return value
         if driver is not None and driver.poll() is not None:
-            pytest.fail(f"the run ended (exit {driver.returncode}) before {what}:\n"
-                        f"{log.read_text()[-3000:] if log else ''}")
+            pytest.fail(
+                f"the run ended (exit {driver.returncode}) before {what}:\n"
+                f"{log.read_text()[-3000:] if log else ''}"
+            )
         if time.monotonic() > deadline:
             pytest.fail(f"no {what} within {timeout:g} s")
         time.sleep(0.2)
@@ -227,9 +258,20 @@ def _worker(tls: dict[str, str], i: int, folder: Path, key: dict | None = None) 
     """``dask worker`` (with its nanny) of host ``w<i>``: certificate files ``tls``, the
     certificate and key ``key`` instead where given."""
     files = {**tls, **(key or {})}
-    return [*WORKER, SCHEDULER, "--host", f"{NET}.1{i}", "--nthreads", "1", "--no-dashboard",
-            "--local-directory", str(folder / f"w{i}"), "--death-timeout", "30",
-            *dask_flags(files)]
+    return [
+        *WORKER,
+        SCHEDULER,
+        "--host",
+        f"{NET}.1{i}",
+        "--nthreads",
+        "1",
+        "--no-dashboard",
+        "--local-directory",
+        str(folder / f"w{i}"),
+        "--death-timeout",
+        "30",
+        *dask_flags(files),
+    ]
 
 
 def test_partition_mid_run_exact_once_and_intruders_refused(hosts, tmp_path):
@@ -239,23 +281,54 @@ def test_partition_mid_run_exact_once_and_intruders_refused(hosts, tmp_path):
     logs.mkdir()
     quick = {"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": CONNECT}
     scheduler_log = logs / "scheduler.log"
-    hosts.start("s", [*DASK, "--host", f"{NET}.1", "--port", "8786", "--protocol", "tls",
-                      *dask_flags(tls), "--dashboard-address", "127.0.0.1:0"], scheduler_log,
-                {**quick, "DASK_DISTRIBUTED__SCHEDULER__WORKER_TTL": WORKER_TTL,
-                 "DASK_DISTRIBUTED__ADMIN__LOW_LEVEL_LOG_LENGTH": "1000000"})
+    hosts.start(
+        "s",
+        [
+            *DASK,
+            "--host",
+            f"{NET}.1",
+            "--port",
+            "8786",
+            "--protocol",
+            "tls",
+            *dask_flags(tls),
+            "--dashboard-address",
+            "127.0.0.1:0",
+        ],
+        scheduler_log,
+        {
+            **quick,
+            "DASK_DISTRIBUTED__SCHEDULER__WORKER_TTL": WORKER_TTL,
+            "DASK_DISTRIBUTED__ADMIN__LOW_LEVEL_LOG_LENGTH": "1000000",
+        },
+    )
     _until("scheduler", lambda: _lines(scheduler_log, r"Scheduler at: +tls://"), 60)
     cut_host = hosts.start("w1", _worker(tls, 1, tmp_path), logs / "w1.log", quick)
     hosts.start("w2", _worker(tls, 2, tmp_path), logs / "w2.log", quick)
     # intruders: one trusts the run's authority but holds a certificate of another, one has none
     intruders = [
-        hosts.start("w3", _worker(tls, 3, tmp_path, {"cert": foreign["cert"],
-                                                     "key": foreign["key"]}),
-                    logs / "foreign.log", quick),
-        hosts.start("w3", [sys.executable, "-c", NO_CERT_WORKER, SCHEDULER, f"{NET}.13"],
-                    logs / "no-cert.log", quick)]
+        hosts.start(
+            "w3",
+            _worker(tls, 3, tmp_path, {"cert": foreign["cert"], "key": foreign["key"]}),
+            logs / "foreign.log",
+            quick,
+        ),
+        hosts.start(
+            "w3",
+            [sys.executable, "-c", NO_CERT_WORKER, SCHEDULER, f"{NET}.13"],
+            logs / "no-cert.log",
+            quick,
+        ),
+    ]
     registered = rf"Register worker addr: tls://{NET}\.11:\d+"
-    _until("two workers", lambda: _lines(scheduler_log, registered)
-           and _lines(scheduler_log, rf"Register worker addr: tls://{NET}\.12:"), 90)
+    _until(
+        "two workers",
+        lambda: (
+            _lines(scheduler_log, registered)
+            and _lines(scheduler_log, rf"Register worker addr: tls://{NET}\.12:")
+        ),
+        90,
+    )
 
     out = tmp_path / "out"
     config = tmp_path / "run.yaml"
@@ -263,7 +336,8 @@ def test_partition_mid_run_exact_once_and_intruders_refused(hosts, tmp_path):
         f"output: {out}\n"
         f"cluster: {{kind: address, address: '{SCHEDULER}', tls_ca_file: {tls['ca']}, "
         f"tls_cert: {tls['cert']}, tls_key: {tls['key']}, timeout: 60, task_seconds: 1}}\n"
-        "jobs:\n  - {name: q, problem: nqueens, n: '1..18'}\n")
+        "jobs:\n  - {name: q, problem: nqueens, n: '1..18'}\n"
+    )
     driver_log = logs / "driver.log"
     driver = hosts.start("s", [*BOARDSWEEP, "run", str(config)], driver_log)
     store = state_folder(out) / "store.sqlite"
@@ -271,9 +345,13 @@ def test_partition_mid_run_exact_once_and_intruders_refused(hosts, tmp_path):
 
     hosts.link("w1", "down")  # mid-run: the first worker host is cut off
     cut = time.monotonic()
-    _until("removal of the cut host's worker",
-           lambda: _lines(scheduler_log, rf"Remove worker addr: tls://{NET}\.11:"), 90,
-           driver, driver_log)  # the run goes on with the other host meanwhile
+    _until(
+        "removal of the cut host's worker",
+        lambda: _lines(scheduler_log, rf"Remove worker addr: tls://{NET}\.11:"),
+        90,
+        driver,
+        driver_log,
+    )  # the run goes on with the other host meanwhile
     down = time.monotonic() - cut
     hosts.link("w1", "up")
     # back on the network, the old worker learns it was removed and ends; a supervisor
@@ -310,19 +388,40 @@ def test_partition_mid_run_exact_once_and_intruders_refused(hosts, tmp_path):
     assert run["disagreements"] == 0 and not run["disagreeing_workers"]
 
     # the tasks the cut host held were computed again after it was removed
-    _until("the cut host's worker joining again",
-           lambda: len(_lines(scheduler_log, registered)) >= 2, 60)
-    query = subprocess.run(["ip", "netns", "exec", hosts.ns("s"), sys.executable, "-c", QUERY,
-                            SCHEDULER, tls["ca"], tls["cert"], tls["key"], f"{NET}.11"],
-                           capture_output=True, text=True, timeout=120, cwd=ROOT,
-                           env=run_env())
+    _until(
+        "the cut host's worker joining again",
+        lambda: len(_lines(scheduler_log, registered)) >= 2,
+        60,
+    )
+    query = subprocess.run(
+        [
+            "ip",
+            "netns",
+            "exec",
+            hosts.ns("s"),
+            sys.executable,
+            "-c",
+            QUERY,
+            SCHEDULER,
+            tls["ca"],
+            tls["cert"],
+            tls["key"],
+            f"{NET}.11",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env=run_env(),
+    )
     assert query.returncode == 0, query.stderr
     seen = json.loads(query.stdout.splitlines()[-1])
     assert len(seen["removed"]) == 1, seen["removed"]
     removed_at = seen["removed"][0]["time"]
     assert seen["held"], f"the cut host held no task when it was removed: {seen['removed']}"
-    again = {key for key, _, finish, when in seen["story"]
-             if finish == "memory" and when > removed_at}
+    again = {
+        key for key, _, finish, when in seen["story"] if finish == "memory" and when > removed_at
+    }
     assert again == set(seen["held"]), seen["story"]
     # both hosts are in now (the cut one with a new worker); the intruders' host never was
     hosts_in = sorted(re.match(r"tls://([\d.]+):", w).group(1) for w in seen["workers"])
@@ -332,13 +431,17 @@ def test_partition_mid_run_exact_once_and_intruders_refused(hosts, tmp_path):
     for proc in intruders:
         proc.wait(timeout=60)  # each gives up: no scheduler takes it
     assert not _lines(scheduler_log, rf"Register worker addr: \w+://{NET}\.13:")
-    refusals = _lines(scheduler_log, rf"TLS handshake failed with remote 'tls://{NET}\.13:\d+'"
-                                     r": (.*)")
+    refusals = _lines(
+        scheduler_log,
+        rf"TLS handshake failed with remote 'tls://{NET}\.13:\d+'"
+        r": (.*)",
+    )
     assert any("CERTIFICATE_VERIFY_FAILED" in why for why in refusals), refusals  # foreign
     assert any("PEER_DID_NOT_RETURN_A_CERTIFICATE" in why for why in refusals), refusals
     for name in ("foreign.log", "no-cert.log"):  # the scheduler's alert, or its hang-up
         text = (logs / name).read_text()
-        assert re.search(r"\bSSL\w*Error\b", text) and "Registered to" not in text, \
-            text[-3000:]
-    print(f"multi-host test: {time.monotonic() - started:.0f} s; the cut host was removed "
-          f"after {down:.0f} s holding {len(seen['held'])} task(s)")
+        assert re.search(r"\bSSL\w*Error\b", text) and "Registered to" not in text, text[-3000:]
+    print(
+        f"multi-host test: {time.monotonic() - started:.0f} s; the cut host was removed "
+        f"after {down:.0f} s holding {len(seen['held'])} task(s)"
+    )

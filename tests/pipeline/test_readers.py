@@ -25,20 +25,27 @@ def results(tmp_path_factory):
     """A results folder with a count job, a board job of huge counts, and a report."""
     root = tmp_path_factory.mktemp("readers")
     cells = ["X".join("." * k) for k in POWERS]
-    boards = pa.table({"board_id": pa.array(range(len(POWERS)), pa.int64()),
-                       "rows": pa.array([1] * len(POWERS), pa.int32()),
-                       "cols": pa.array([2 * k - 1 for k in POWERS], pa.int32()),
-                       "density": pa.array([None] * len(POWERS), pa.float64()),
-                       "cells": pa.array(cells, pa.string())})
+    boards = pa.table(
+        {
+            "board_id": pa.array(range(len(POWERS)), pa.int64()),
+            "rows": pa.array([1] * len(POWERS), pa.int32()),
+            "cols": pa.array([2 * k - 1 for k in POWERS], pa.int32()),
+            "density": pa.array([None] * len(POWERS), pa.float64()),
+            "cells": pa.array(cells, pa.string()),
+        }
+    )
     pq.write_table(boards, root / "lines.parquet")
     output = root / "results"
     state = state_folder(output)
     prepare_state(output, state)
     store = Store(state / "store.sqlite")
     ctx = Context(str(root))
-    for job in (make_job("nqueens", "queens", {"n": "1..10", "solutions": True}, ctx),
-                make_job("max_rooks", "lines", {"boards": {"parquet": "lines.parquet"},
-                                                 "counts": True}, ctx)):
+    for job in (
+        make_job("nqueens", "queens", {"n": "1..10", "solutions": True}, ctx),
+        make_job(
+            "max_rooks", "lines", {"boards": {"parquet": "lines.parquet"}, "counts": True}, ctx
+        ),
+    ):
         run_job(job, output, state, store, local_runner, 1, 1.0, "test")
         run_job(job, output, state, store, local_runner, 1, 1.0, "test")  # a second run row
     store.close()
@@ -47,14 +54,20 @@ def results(tmp_path_factory):
     return output
 
 
-TABLES = {"queens/counts.parquet": 10, "queens/solutions.parquet": 724 + 352 + 92 + 40 + 4 + 10
-          + 2 + 1, "queens/runs.parquet": 2, "lines/maxima.parquet": len(POWERS),
-          "lines/runs.parquet": 2}
+TABLES = {
+    "queens/counts.parquet": 10,
+    "queens/solutions.parquet": 724 + 352 + 92 + 40 + 4 + 10 + 2 + 1,
+    "queens/runs.parquet": 2,
+    "lines/maxima.parquet": len(POWERS),
+    "lines/runs.parquet": 2,
+}
 
 
 def test_duckdb_globs_see_exactly_the_tables(results):
-    files = duckdb.sql(f"SELECT filename, count(*) FROM read_parquet('{results}/**/*.parquet', "
-                       "union_by_name=true, filename=true) GROUP BY filename").fetchall()
+    files = duckdb.sql(
+        f"SELECT filename, count(*) FROM read_parquet('{results}/**/*.parquet', "
+        "union_by_name=true, filename=true) GROUP BY filename"
+    ).fetchall()
     seen = {str(path).removeprefix(f"{results}/"): n for path, n in files}
     assert seen == TABLES
     counts = duckdb.sql(f"SELECT sum(count) FROM read_parquet('{results}/*/counts.parquet')")
@@ -62,9 +75,16 @@ def test_duckdb_globs_see_exactly_the_tables(results):
 
 
 def test_polars_globs_see_exactly_the_tables(results):
-    frame = pl.scan_parquet(f"{results}/**/*.parquet", include_file_paths="path",
-                            missing_columns="insert", extra_columns="ignore",
-                            ).select("path").collect()
+    frame = (
+        pl.scan_parquet(
+            f"{results}/**/*.parquet",
+            include_file_paths="path",
+            missing_columns="insert",
+            extra_columns="ignore",
+        )
+        .select("path")
+        .collect()
+    )
     seen = frame.group_by("path").len().rows()
     assert {p.removeprefix(f"{results}/"): n for p, n in seen} == TABLES
     counts = pl.scan_parquet(f"{results}/*/counts.parquet").select(pl.col("count").sum())
@@ -83,12 +103,19 @@ def test_counts_of_any_size_read_back_exactly_in_every_reader(results):
     frame = pd.read_parquet(path)
     assert [int(v) for v in frame["placements_text"]] == want
     assert [None if pd.isna(v) else int(v) for v in frame["placements"]] == [
-        2**126, None, None, None, None]  # 2**126 has 38 digits; 2**127 has 39
+        2**126,
+        None,
+        None,
+        None,
+        None,
+    ]  # 2**126 has 38 digits; 2**127 has 39
     polars = pl.read_parquet(path)
     assert [int(v) for v in polars["placements_text"]] == want
     assert polars["placements"].to_list()[0] == 2**126
-    rows = duckdb.sql(f"SELECT placements, placements_text, max_placements FROM "
-                      f"read_parquet('{path}') ORDER BY board_id").fetchall()
+    rows = duckdb.sql(
+        f"SELECT placements, placements_text, max_placements FROM "
+        f"read_parquet('{path}') ORDER BY board_id"
+    ).fetchall()
     assert [int(text) for _, text, _ in rows] == want
     assert rows[0][0] == 2**126 and all(r[0] is None for r in rows[1:])
     assert all(r[2] == 1 for r in rows)
@@ -100,8 +127,14 @@ def test_counts_of_any_size_read_back_exactly_in_every_reader(results):
 
 def test_tables_carry_their_provenance(results):
     meta = pq.read_schema(results / "queens" / "counts.parquet").metadata
-    for key in (b"boardsweep.version", b"boardsweep.problem", b"boardsweep.problem_version",
-                b"boardsweep.params", b"boardsweep.job", b"boardsweep.generation"):
+    for key in (
+        b"boardsweep.version",
+        b"boardsweep.problem",
+        b"boardsweep.problem_version",
+        b"boardsweep.params",
+        b"boardsweep.job",
+        b"boardsweep.generation",
+    ):
         assert meta.get(key), key
     nodes = pq.read_schema(results / "queens" / "counts.parquet").field("nodes")
     assert nodes.metadata[b"unit"] == b"nodes" and nodes.metadata[b"doc"]

@@ -20,8 +20,18 @@ from tests.pipeline.test_external_cluster import _address, cluster_on_loopback
 from tests.pipeline.tls import flags, write_tls
 
 # OEIS A000170
-Q = {8: 92, 9: 352, 10: 724, 11: 2680, 12: 14200, 13: 73712, 14: 365596, 15: 2279184,
-     16: 14772512, 17: 95815104}
+Q = {
+    8: 92,
+    9: 352,
+    10: 724,
+    11: 2680,
+    12: 14200,
+    13: 73712,
+    14: 365596,
+    15: 2279184,
+    16: 14772512,
+    17: 95815104,
+}
 N = "8..17"  # about 250 tasks at 0.05 s: the liar computes a third of them
 
 
@@ -34,8 +44,9 @@ def liars_cluster(tmp_path_factory):
     """A TLS scheduler with two honest workers and one liar; ``(address, tls files)``."""
     tls = write_tls(tmp_path_factory.mktemp("tls"))
     path = tmp_path_factory.mktemp("cluster") / "scheduler.json"
-    with cluster_on_loopback(path, [(run_env(), ROOT), (run_env(), ROOT), (_liar_env(), ROOT)],
-                             tls):
+    with cluster_on_loopback(
+        path, [(run_env(), ROOT), (run_env(), ROOT), (_liar_env(), ROOT)], tls
+    ):
         yield _address(path, 3, tls), tls
 
 
@@ -45,8 +56,11 @@ def _liar(address: str, tls: dict) -> str:
     from tests.pipeline.test_external_cluster import _security
 
     with Client(address, timeout=30, security=_security(tls)) as client:
-        found = [w for w, names in client.run(
-            lambda dask_worker: sorted(dask_worker.plugins)).items() if "liar" in names]
+        found = [
+            w
+            for w, names in client.run(lambda dask_worker: sorted(dask_worker.plugins)).items()
+            if "liar" in names
+        ]
     assert len(found) == 1, found
     return found[0]
 
@@ -54,8 +68,10 @@ def _liar(address: str, tls: dict) -> str:
 def _run(tmp_path, cluster, share: float):
     address, tls = cluster
     config = tmp_path / "c.yaml"
-    config.write_text(f"output: {tmp_path / 'out'}\ncluster: {{task_seconds: 0.05}}\njobs:\n"
-                      f"  - {{name: q, problem: nqueens, n: '{N}', verify: {share}}}\n")
+    config.write_text(
+        f"output: {tmp_path / 'out'}\ncluster: {{task_seconds: 0.05}}\njobs:\n"
+        f"  - {{name: q, problem: nqueens, n: '{N}', verify: {share}}}\n"
+    )
     done = boardsweep("run", str(config), "--scheduler", address, *flags(tls))
     folder = tmp_path / "out" / "q"
     return done, folder
@@ -91,8 +107,9 @@ def test_without_verification_the_lie_is_published(tmp_path, liars_cluster):
 
 
 def test_the_sample_is_deterministic_and_covers_every_point():
-    records = [Record("t", f"p{p}", lo, lo + 1, 1, 0.0, "", "v") for p in range(20)
-               for lo in range(50)]
+    records = [
+        Record("t", f"p{p}", lo, lo + 1, 1, 0.0, "", "v") for p in range(20) for lo in range(50)
+    ]
     by_point = {}
     for r in records:
         by_point.setdefault(r.point, []).append(r)
@@ -100,8 +117,10 @@ def test_the_sample_is_deterministic_and_covers_every_point():
     assert chosen == [r for rs in by_point.values() for r in sampled(rs, 0.2)]
     assert {r.point for r in chosen} == set(by_point)  # every point
     assert 0.15 < len(chosen) / len(records) < 0.25
-    assert all(share_key(r.point, r.lo, r.hi) < 0.2 or len(
-        [x for x in chosen if x.point == r.point]) >= 1 for r in chosen)
+    assert all(
+        share_key(r.point, r.lo, r.hi) < 0.2 or len([x for x in chosen if x.point == r.point]) >= 1
+        for r in chosen
+    )
     assert not [r for rs in by_point.values() for r in sampled(rs, 0.0)]
     assert len([r for rs in by_point.values() for r in sampled(rs, 1.0)]) == len(records)
 
@@ -109,8 +128,12 @@ def test_the_sample_is_deterministic_and_covers_every_point():
 def test_the_default_share_is_0_on_a_local_cluster_and_0_05_elsewhere(write_config):
     from boardsweep.pipeline.spec import ClusterSpec, load_config, verify_share
 
-    config = load_config(write_config("jobs:\n  - {name: a, problem: nqueens, n: 8}\n"
-                                      "  - {name: b, problem: nqueens, n: 9, verify: 0.3}\n"))
+    config = load_config(
+        write_config(
+            "jobs:\n  - {name: a, problem: nqueens, n: 8}\n"
+            "  - {name: b, problem: nqueens, n: 9, verify: 0.3}\n"
+        )
+    )
     plain, own = config.jobs
     assert verify_share(plain, ClusterSpec("local")) == 0
     for kind in ("address", "scheduler-file", "slurm", "pbs"):

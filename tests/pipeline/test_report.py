@@ -28,16 +28,21 @@ def publish(results: Path, job: str, problem: str, **tables) -> None:
     (folder / "_boardsweep").mkdir(parents=True)
     for name, table in tables.items():
         pq.write_table(table, folder / f"{name}.parquet")
-    (folder / "_boardsweep" / "manifest.json").write_text(json.dumps(
-        {"problem": problem, "job": job, "tables": {name: {} for name in tables}}))
+    (folder / "_boardsweep" / "manifest.json").write_text(
+        json.dumps({"problem": problem, "job": job, "tables": {name: {} for name in tables}})
+    )
 
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory) -> Path:
     """A Monte Carlo walled-board job and an exhaustive 3x3 one beside it."""
     results = tmp_path_factory.mktemp("report") / "results"
-    publish(results, "mc", "max_rooks",
-            maxima=maxima_of(random_boards([(3, 3), (4, 4)], [0.2, 0.5], 20)))
+    publish(
+        results,
+        "mc",
+        "max_rooks",
+        maxima=maxima_of(random_boards([(3, 3), (4, 4)], [0.2, 0.5], 20)),
+    )
     publish(results, "all3", "max_rooks", distribution=brute_distribution(3, 3))
     return results
 
@@ -61,8 +66,13 @@ def test_a_hook_gets_related_jobs_only_when_it_takes_them():
         seen[job] = sorted(rest[1])  # (tables, related)
         return reports.Report()
 
-    jobs = [("a", hook("p", three), {}), ("b", hook("p", two), {}), ("c", hook("p", star), {}),
-            ("d", hook("q", three), {}), ("e", hook("p", None), {})]
+    jobs = [
+        ("a", hook("p", three), {}),
+        ("b", hook("p", two), {}),
+        ("c", hook("p", star), {}),
+        ("d", hook("q", three), {}),
+        ("e", hook("p", None), {}),
+    ]
     assert [job for job, _, _ in reports._built(jobs)] == ["a", "b", "c", "d"]
     assert seen == {"a": ["b", "c", "e"], "b": None, "c": ["a", "b", "e"], "d": []}
 
@@ -70,8 +80,9 @@ def test_a_hook_gets_related_jobs_only_when_it_takes_them():
 def test_related_exact_curves_reach_the_monte_carlo_figure(results):
     built = {job: report for job, _, report in reports._built(list(reports._jobs(results)))}
     figures = dict(built["mc"].figures)
-    dashed = [line for line in figures["expected_max"].axes[0].lines
-              if line.get_linestyle() == "--"]
+    dashed = [
+        line for line in figures["expected_max"].axes[0].lines if line.get_linestyle() == "--"
+    ]
     assert len(dashed) == 1  # 3x3 has its exhaustive job; 4x4 has none
     assert [stem for stem, _ in built["all3"].figures] == ["exact"]
 
@@ -96,9 +107,12 @@ def test_the_folder_holds_this_report_alone_and_readers_skip_it(results):
     # Parquet readers over the results folder see the tables, not the report
     files = ds.dataset(results, format="parquet").files
     assert sorted(Path(f).relative_to(results).as_posix() for f in files) == [
-        "all3/distribution.parquet", "mc/maxima.parquet"]
-    rows = duckdb.sql(f"SELECT count(*) FROM read_parquet('{results}/*/*.parquet', "
-                      "union_by_name=true)").fetchall()[0][0]
+        "all3/distribution.parquet",
+        "mc/maxima.parquet",
+    ]
+    rows = duckdb.sql(
+        f"SELECT count(*) FROM read_parquet('{results}/*/*.parquet', union_by_name=true)"
+    ).fetchall()[0][0]
     assert rows == 80 + brute_distribution(3, 3).num_rows
 
 
@@ -142,11 +156,17 @@ def test_loose_tables_of_several_problems_without_their_main_tables(tmp_path):
     folder = tmp_path / "loose"
     folder.mkdir()
     data = Path(__file__).resolve().parents[2] / "data"
-    for args in (("solve", "nqueens", "6", "--solutions", str(folder / "q.parquet")),
-                 ("ingest", "slant", str(data / "slant_sample.txt"), "-o",
-                  str(folder / "p.parquet")),
-                 ("ingest", "max_rooks", str(data / "max_rooks_sample.txt"), "-o",
-                  str(folder / "b.parquet"))):
+    for args in (
+        ("solve", "nqueens", "6", "--solutions", str(folder / "q.parquet")),
+        ("ingest", "slant", str(data / "slant_sample.txt"), "-o", str(folder / "p.parquet")),
+        (
+            "ingest",
+            "max_rooks",
+            str(data / "max_rooks_sample.txt"),
+            "-o",
+            str(folder / "b.parquet"),
+        ),
+    ):
         made = boardsweep(*args)
         assert made.returncode == 0, made.stderr
     done = boardsweep("report", str(folder))

@@ -31,8 +31,12 @@ def _missing(why: str) -> None:
 
 def chromium_path() -> str | None:
     """The system's chromium (or ``$BOARDSWEEP_CHROMIUM``), None if there is none."""
-    for name in (os.environ.get("BOARDSWEEP_CHROMIUM"), "chromium", "chromium-browser",
-                 "google-chrome"):
+    for name in (
+        os.environ.get("BOARDSWEEP_CHROMIUM"),
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+    ):
         found = name and shutil.which(name)
         if found:
             return found
@@ -86,9 +90,17 @@ def test_every_figure_of_a_real_report_loads_in_a_browser(tmp_path, browser):
     folder = results / "_report"
     pngs = {p.name: png_size(p.read_bytes()) for p in folder.glob("*.png")}
     assert sorted(pngs) == [
-        "all3-exact.png", "mixed-triangle.png", "queens-queens.png", "slants-slant_nodes.png",
-        "slants-slant_status.png", "slants-slant_times.png", "summed-expected_max.png",
-        "summed-placements.png", "walled-expected_max.png", "walled-placements.png"]
+        "all3-exact.png",
+        "mixed-triangle.png",
+        "queens-queens.png",
+        "slants-slant_nodes.png",
+        "slants-slant_status.png",
+        "slants-slant_times.png",
+        "summed-expected_max.png",
+        "summed-placements.png",
+        "walled-expected_max.png",
+        "walled-placements.png",
+    ]
 
     page = browser.new_page()
     requests: list[str] = []
@@ -109,8 +121,8 @@ def test_every_figure_of_a_real_report_loads_in_a_browser(tmp_path, browser):
 
     # the report sits where Parquet readers do not look
     files = [Path(f).relative_to(results) for f in ds.dataset(results, format="parquet").files]
-    assert files and all(f.suffix == ".parquet" and not f.parts[0].startswith("_")
-                         for f in files)
-    rows = duckdb.sql(f"SELECT count(*) FROM read_parquet('{results}/*/*.parquet', "
-                      "union_by_name=true)").fetchall()[0][0]
+    assert files and all(f.suffix == ".parquet" and not f.parts[0].startswith("_") for f in files)
+    rows = duckdb.sql(
+        f"SELECT count(*) FROM read_parquet('{results}/*/*.parquet', union_by_name=true)"
+    ).fetchall()[0][0]
     assert rows > 0

@@ -17,10 +17,10 @@ from click.testing import CliRunner
 from boardsweep.pipeline.cli import cli
 from boardsweep.pipeline.tables import file_digest
 
-CONFIG = ('jobs: [{name: q, problem: nqueens, n: "4..6"},'
-          ' {name: r, problem: nqueens, n: "4..5"}]\n')
-SHA_DIFFERS = ("does not match its manifest (sha256 differs: edited or damaged); "
-               "its job is not reported")
+CONFIG = 'jobs: [{name: q, problem: nqueens, n: "4..6"}, {name: r, problem: nqueens, n: "4..5"}]\n'
+SHA_DIFFERS = (
+    "does not match its manifest (sha256 differs: edited or damaged); its job is not reported"
+)
 TRUNCATED = "is truncated or damaged (its Parquet footer cannot be read)"
 NO_JOB = "no job could be reported: damaged table(s): "
 Q_TITLE = "== q: q: N-queens Q(n)"
@@ -34,8 +34,9 @@ def published(tmp_path_factory) -> Path:
     config = base / "config.yaml"
     config.write_text(CONFIG)
     out = base / "out"
-    result = CliRunner().invoke(cli, ["run", str(config), "--output", str(out),
-                                      "--workers", "1"], catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli, ["run", str(config), "--output", str(out), "--workers", "1"], catch_exceptions=False
+    )
     assert result.exit_code == 0, result.output
     for job in ("q", "r"):
         manifest = json.loads((out / job / "_boardsweep" / "manifest.json").read_text())
@@ -59,8 +60,7 @@ def results(published, tmp_path):
 def report(results: Path):
     result = CliRunner().invoke(cli, ["report", str(results)])
     # an error the command reports is a SystemExit with its status; anything else escaped
-    assert result.exception is None or isinstance(result.exception, SystemExit), \
-        result.exception
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "Traceback" not in result.output
     return result
 
@@ -74,7 +74,7 @@ def change_one_byte(path: Path) -> None:
 
 def cut_in_half(path: Path) -> None:
     data = path.read_bytes()
-    path.write_bytes(data[:len(data) // 2])
+    path.write_bytes(data[: len(data) // 2])
 
 
 def test_one_changed_byte_in_the_only_job_exits_2_naming_the_file(results):
@@ -157,5 +157,4 @@ def test_a_missing_table_is_named(results):
     result = report(folder)
     assert result.exit_code == 0, result.output
     assert Q_TITLE in result.stdout and R_TITLE not in result.stdout
-    assert f"{table}: is missing (its manifest lists it); its job is not reported" \
-        in result.stderr
+    assert f"{table}: is missing (its manifest lists it); its job is not reported" in result.stderr

@@ -30,8 +30,9 @@ def test_every_task_becomes_one_record_and_short_tasks_share_bundles(tmp_path, t
 
 
 @pytest.mark.parametrize("threads", [1, 2, 8])
-def test_bundles_shrink_toward_the_end_so_the_threads_finish_together(tmp_path, toy_problems,
-                                                                     monkeypatch, threads):
+def test_bundles_shrink_toward_the_end_so_the_threads_finish_together(
+    tmp_path, toy_problems, monkeypatch, threads
+):
     monkeypatch.setattr(run_module, "BUNDLE_SECONDS", 8.0)
     sizes = []
 
@@ -51,8 +52,7 @@ def test_bundles_shrink_toward_the_end_so_the_threads_finish_together(tmp_path, 
     assert sizes[-1] == 1 and len(sizes) < 64
 
 
-def test_a_failing_task_is_reported_by_its_units_and_the_others_are_kept(tmp_path,
-                                                                         toy_problems):
+def test_a_failing_task_is_reported_by_its_units_and_the_others_are_kept(tmp_path, toy_problems):
     store = Store(tmp_path / "s.sqlite")
     plan = plan_job(_job({"units": 40, "seconds": 1.0, "fail": [17]}), store)
     stats = execute(plan, local_runner, store, 1.0, "noop")
@@ -63,14 +63,19 @@ def test_a_failing_task_is_reported_by_its_units_and_the_others_are_kept(tmp_pat
     assert ranges == [(0, 17), (18, 40)]
 
 
-def test_a_lost_bundle_is_split_so_only_the_crashing_task_fails(tmp_path, toy_problems,
-                                                                monkeypatch):
+def test_a_lost_bundle_is_split_so_only_the_crashing_task_fails(
+    tmp_path, toy_problems, monkeypatch
+):
     lost = run_module.WorkerLost("every worker that ran it died")
 
     def runner(source):  # a bundle holding unit 7 loses its worker, as Dask reports it
         for batch in local_runner(source):
-            yield [(bundle, None, lost) if any(t.lo <= 7 < t.hi for t in bundle.tasks)
-                   else (bundle, outcomes, error) for bundle, outcomes, error in batch]
+            yield [
+                (bundle, None, lost)
+                if any(t.lo <= 7 < t.hi for t in bundle.tasks)
+                else (bundle, outcomes, error)
+                for bundle, outcomes, error in batch
+            ]
 
     monkeypatch.setattr(run_module, "BUNDLE_SECONDS", 5.0)
     store = Store(tmp_path / "s.sqlite")

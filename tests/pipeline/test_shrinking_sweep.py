@@ -28,13 +28,19 @@ JOB = "w"
 
 # Columns that are not a function of the job's params: timings (README "Results"; the
 # problems' table declarations and solvers.contract.SUM_COLUMNS).  ``units`` is compared.
-TIMINGS = {"counts": {"cpu_seconds"}, "distribution": {"cpu_seconds"},
-           "summary": {"cpu_seconds"}, "slant": {"seconds"}}
+TIMINGS = {
+    "counts": {"cpu_seconds"},
+    "distribution": {"cpu_seconds"},
+    "summary": {"cpu_seconds"},
+    "slant": {"seconds"},
+}
 
 
 def _generate(count, n=6, density=0.3, seed=1, **extra):
-    return {"boards": {"generate": {"n": n, "density": density, "count": count, "seed": seed}},
-            **extra}
+    return {
+        "boards": {"generate": {"n": n, "density": density, "count": count, "seed": seed}},
+        **extra,
+    }
 
 
 def _puzzles(count, n=5, seed=3):
@@ -46,26 +52,51 @@ def _puzzles(count, n=5, seed=3):
 # (test_points_are_several_records checks it), and each shrink ends inside a record.
 SEQUENCES = {
     "nqueens-n": ("nqueens", [{"n": "4..9"}, {"n": "4..7"}, {"n": "4..10"}]),
-    "nqueens-n-solutions": ("nqueens", [{"n": "4..9", "solutions": True},
-                                        {"n": "4..7", "solutions": True},
-                                        {"n": "4..10", "solutions": True}]),
-    "nqueens-solutions-off-and-on": ("nqueens", [{"n": "4..8", "solutions": True},
-                                                 {"n": "4..8"},
-                                                 {"n": "4..8", "solutions": True}]),
-    "queens_rooks-total": ("queens_rooks", [{"total": "1..7"}, {"total": "1..5"},
-                                            {"total": "1..8"}]),
+    "nqueens-n-solutions": (
+        "nqueens",
+        [
+            {"n": "4..9", "solutions": True},
+            {"n": "4..7", "solutions": True},
+            {"n": "4..10", "solutions": True},
+        ],
+    ),
+    "nqueens-solutions-off-and-on": (
+        "nqueens",
+        [{"n": "4..8", "solutions": True}, {"n": "4..8"}, {"n": "4..8", "solutions": True}],
+    ),
+    "queens_rooks-total": (
+        "queens_rooks",
+        [{"total": "1..7"}, {"total": "1..5"}, {"total": "1..8"}],
+    ),
     "max_rooks-count-bug-report": ("max_rooks", [_generate(100, n=4), _generate(50, n=4)]),
-    "max_rooks-count-boards": ("max_rooks", [_generate(40000), _generate(20000),
-                                             _generate(30000), _generate(60000)]),
-    "max_rooks-count-summary": ("max_rooks", [
-        _generate(c, keep="summary") for c in (40000, 20000, 30000, 60000)]),
-    "max_rooks-count-counts": ("max_rooks", [
-        _generate(c, n=9, counts=True) for c in (3000, 1200, 2000, 4000)]),
-    "max_rooks-n": ("max_rooks", [_generate(20000, n=[4, 6, 8]), _generate(20000, n=[4, 6]),
-                                  _generate(20000, n=[4, 6, 8, 9])]),
-    "max_rooks-all-rows": ("max_rooks", [{"boards": {"all": {"rows": "3..5"}}},
-                                         {"boards": {"all": {"rows": "3..4"}}},
-                                         {"boards": {"all": {"rows": "3..5"}}}]),
+    "max_rooks-count-boards": (
+        "max_rooks",
+        [_generate(40000), _generate(20000), _generate(30000), _generate(60000)],
+    ),
+    "max_rooks-count-summary": (
+        "max_rooks",
+        [_generate(c, keep="summary") for c in (40000, 20000, 30000, 60000)],
+    ),
+    "max_rooks-count-counts": (
+        "max_rooks",
+        [_generate(c, n=9, counts=True) for c in (3000, 1200, 2000, 4000)],
+    ),
+    "max_rooks-n": (
+        "max_rooks",
+        [
+            _generate(20000, n=[4, 6, 8]),
+            _generate(20000, n=[4, 6]),
+            _generate(20000, n=[4, 6, 8, 9]),
+        ],
+    ),
+    "max_rooks-all-rows": (
+        "max_rooks",
+        [
+            {"boards": {"all": {"rows": "3..5"}}},
+            {"boards": {"all": {"rows": "3..4"}}},
+            {"boards": {"all": {"rows": "3..5"}}},
+        ],
+    ),
     "slant-count-bug-report": ("slant", [_puzzles(6), _puzzles(3)]),
     "slant-count": ("slant", [_puzzles(c) for c in (800, 300, 500, 1200)]),
 }
@@ -83,8 +114,11 @@ def _job(problem, params):
 def _tables(bench):
     """``{table: pyarrow table}`` of every table the job published (not runs.parquet)."""
     folder = bench.output / JOB
-    return {p.stem: pq.read_table(p) for p in sorted(folder.glob("*.parquet"))
-            if p.name != "runs.parquet"}
+    return {
+        p.stem: pq.read_table(p)
+        for p in sorted(folder.glob("*.parquet"))
+        if p.name != "runs.parquet"
+    }
 
 
 def _manifest(bench):
@@ -112,8 +146,8 @@ def _check_manifest(bench, tables, what):
     for name, table in tables.items():
         entry = manifest["tables"][name]
         assert entry["rows"] == table.num_rows, (
-            f"{what}: manifest says {name} has {entry['rows']} rows, the table has "
-            f"{table.num_rows}")
+            f"{what}: manifest says {name} has {entry['rows']} rows, the table has {table.num_rows}"
+        )
         digest = hashlib.sha256((bench.output / JOB / f"{name}.parquet").read_bytes())
         assert entry["sha256"] == digest.hexdigest(), f"{what}: {name}'s sha256"
 
@@ -124,11 +158,13 @@ def _compare(same, fresh, what):
     for name, table in got.items():
         want = expected[name]
         assert [(f.name, f.type) for f in table.schema] == [
-            (f.name, f.type) for f in want.schema], f"{what}: {name}'s columns"
+            (f.name, f.type) for f in want.schema
+        ], f"{what}: {name}'s columns"
         rows, wanted = _comparable(name, table), _comparable(name, want)
         if not rows.equals(wanted):
-            pytest.fail(f"{what}: {name}.parquet has "
-                        f"{_difference(rows.to_pylist(), wanted.to_pylist())}")
+            pytest.fail(
+                f"{what}: {name}.parquet has {_difference(rows.to_pylist(), wanted.to_pylist())}"
+            )
     _check_manifest(same, got, what)
     _check_manifest(fresh, expected, f"{what} (fresh folder)")
 
@@ -166,15 +202,18 @@ def test_points_are_several_records(benches, name):
     problem, versions = SEQUENCES[name]
     bench = benches("one")
     bench.run(_job(problem, versions[0]))
-    spans = bench.store.db.execute("SELECT point, lo, hi FROM records WHERE job=?",
-                                   (JOB,)).fetchall()
+    spans = bench.store.db.execute(
+        "SELECT point, lo, hi FROM records WHERE job=?", (JOB,)
+    ).fetchall()
     per_point = {}
     for point, lo, hi in spans:
         per_point.setdefault(point, []).append((lo, hi))
     assert per_point and all(len(s) >= 3 for s in per_point.values()), per_point
     shrunk = _count(versions[1])
     assert all(any(lo < shrunk < hi for lo, hi in s) for s in per_point.values()), (
-        shrunk, per_point)
+        shrunk,
+        per_point,
+    )
 
 
 def test_a_lower_count_on_the_command_line_publishes_only_the_boards_asked_for(tmp_path):
@@ -184,20 +223,23 @@ def test_a_lower_count_on_the_command_line_publishes_only_the_boards_asked_for(t
     maxima = out / JOB / "maxima.parquet"
     first = None
     for count in (100, 50):
-        config.write_text(textwrap.dedent(f"""\
+        config.write_text(
+            textwrap.dedent(f"""\
             output: out
             jobs:
               - name: {JOB}
                 problem: max_rooks
                 boards: {{generate: {{n: 4, density: 0.3, count: {count}, seed: 1}}}}
-            """))
+            """)
+        )
         done = boardsweep("run", str(config), "--output", str(out), "--workers", "1")
         assert done.returncode == 0, done.stderr
         table = pq.read_table(maxima)
         manifest = json.loads((out / JOB / "_boardsweep" / "manifest.json").read_text())
         rows, listed = table.num_rows, manifest["tables"]["maxima"]["rows"]
         assert rows == count == listed, (
-            f"count {count}: maxima.parquet has {rows} rows, the manifest says {listed}")
+            f"count {count}: maxima.parquet has {rows} rows, the manifest says {listed}"
+        )
         assert table.column("board_id").to_pylist() == list(range(count))
         if first is None:
             first = table

@@ -36,22 +36,40 @@ jobs:
 # warm: fractions of the shorter of two whole warm runs, the last in the last jobs'
 # publication: a signal in the last instants of a run that has finished (its exit hooks ran)
 # is ignored by design, and one warm run can be a quarter shorter than another here
-WARM = [(0.03, signal.SIGINT), (0.2, signal.SIGTERM), (0.45, signal.SIGINT),
-        (0.6, signal.SIGTERM), (0.7, signal.SIGINT)]
+WARM = [
+    (0.03, signal.SIGINT),
+    (0.2, signal.SIGTERM),
+    (0.45, signal.SIGINT),
+    (0.6, signal.SIGTERM),
+    (0.7, signal.SIGINT),
+]
 # cold: seconds, all inside the first kernels' compile (a cold run here takes about 40 s)
-COLD = [(1.0, signal.SIGTERM), (3.0, signal.SIGINT), (6.0, signal.SIGTERM),
-        (10.0, signal.SIGINT), (15.0, signal.SIGTERM)]
-LINE = re.compile(r"boardsweep: error: (interrupted|terminated) \((SIGINT|SIGTERM)\); "
-                  r"(nothing of this run was kept|\d+ tasks? of this run kept, rerun to resume)")
+COLD = [
+    (1.0, signal.SIGTERM),
+    (3.0, signal.SIGINT),
+    (6.0, signal.SIGTERM),
+    (10.0, signal.SIGINT),
+    (15.0, signal.SIGTERM),
+]
+LINE = re.compile(
+    r"boardsweep: error: (interrupted|terminated) \((SIGINT|SIGTERM)\); "
+    r"(nothing of this run was kept|\d+ tasks? of this run kept, rerun to resume)"
+)
 
 
 def _run(folder: Path, cache: Path, at: float | None, signum: int | None):
     """``boardsweep run`` in ``folder``; the signal at ``at`` seconds (None: let it finish).
     Returns (exit status, stderr, seconds from the signal to the exit, processes left)."""
     env = {**run_env(), "BOARDSWEEP_CACHE": str(cache)}
-    proc = subprocess.Popen([*BOARDSWEEP, "run"], cwd=folder, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [*BOARDSWEEP, "run"],
+        cwd=folder,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     family: list[psutil.Process] = []
     try:
         if at is None:
@@ -59,8 +77,9 @@ def _run(folder: Path, cache: Path, at: float | None, signum: int | None):
         deadline = time.monotonic() + at
         while time.monotonic() < deadline and proc.poll() is None:
             try:  # every process of the run, even one gone by the time of the signal
-                family += [p for p in psutil.Process(proc.pid).children(recursive=True)
-                           if p not in family]
+                family += [
+                    p for p in psutil.Process(proc.pid).children(recursive=True) if p not in family
+                ]
             except psutil.Error:
                 pass
             time.sleep(0.05)
@@ -120,9 +139,16 @@ def test_a_signal_while_a_kernel_runs_in_this_process_stops_it_in_seconds(tmp_pa
     """``judge`` searches in the driver's own main thread, where Python's handler cannot run
     until the kernel returns (Q(32) would take years): the watchdog, woken by the C-level
     handler, still ends the process within :data:`STOP_SECONDS` with its one line."""
-    proc = subprocess.Popen([*BOARDSWEEP, "judge", "nqueens"], cwd=tmp_path, env=run_env(),
-                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        [*BOARDSWEEP, "judge", "nqueens"],
+        cwd=tmp_path,
+        env=run_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         proc.stdin.write("32\n")
         proc.stdin.close()
@@ -141,5 +167,6 @@ def test_a_signal_while_a_kernel_runs_in_this_process_stops_it_in_seconds(tmp_pa
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
-    _check(f"judge nqueens 32, {signal.Signals(signum).name}", proc.returncode, err, took, [],
-           signum)
+    _check(
+        f"judge nqueens 32, {signal.Signals(signum).name}", proc.returncode, err, took, [], signum
+    )

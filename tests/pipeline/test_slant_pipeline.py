@@ -24,13 +24,28 @@ def test_slant_job_on_cluster_and_report(tmp_path, dask_client):
     state = state_folder(tmp_path)
     prepare_state(tmp_path, state)
     store = Store(state / "store.sqlite")
-    manifest = run_job(make_job("slant", "sl", spec, Context(".")), tmp_path, state, store,
-                       dask_runner(dask_client, 2), 2, 0.2, "test")
+    manifest = run_job(
+        make_job("slant", "sl", spec, Context(".")),
+        tmp_path,
+        state,
+        store,
+        dask_runner(dask_client, 2),
+        2,
+        0.2,
+        "test",
+    )
     store.close()
     table = pq.read_table(tmp_path / "sl" / "slant.parquet")
     assert manifest["tables"]["slant"]["rows"] == 120 and table.num_rows == 120
-    assert table.column_names == ["puzzle_id", "rows", "cols", "status", "solution", "nodes",
-                                  "seconds"]
+    assert table.column_names == [
+        "puzzle_id",
+        "rows",
+        "cols",
+        "status",
+        "solution",
+        "nodes",
+        "seconds",
+    ]
     assert set(table.column("status").to_pylist()) == {"unique"}  # generated puzzles are unique
     assert [len(s) for s in table.column("solution").to_pylist()] == [25] * 60 + [64] * 60
     assert set("".join(table.column("solution").to_pylist())) <= {"/", "\\"}

@@ -35,14 +35,64 @@ from tests.conftest import BOARDSWEEP, ROOT, boardsweep, records_stored, run_env
 from tests.pipeline.tls import no_certificate
 
 NIGHTLY = ROOT / "examples" / "nightly.sbatch"
-ENDED = {"BOOT_FAIL", "CANCELLED", "COMPLETED", "DEADLINE", "FAILED", "NODE_FAIL",
-         "OUT_OF_MEMORY", "PREEMPTED", "TIMEOUT"}
+ENDED = {
+    "BOOT_FAIL",
+    "CANCELLED",
+    "COMPLETED",
+    "DEADLINE",
+    "FAILED",
+    "NODE_FAIL",
+    "OUT_OF_MEMORY",
+    "PREEMPTED",
+    "TIMEOUT",
+}
 NO_TIME_LIMIT = {"UNLIMITED", "365-00:00:00"}
 # placements(M, n - M) for M = 0..n, n = 1..8 (README's triangle), in counts.parquet's row order
 TRIANGLE_TO_8 = [
-    1, 1, 2, 0, 0, 6, 4, 0, 0, 24, 24, 20, 8, 2, 120, 168, 132, 100, 50, 10,
-    720, 1184, 996, 432, 120, 24, 4, 5040, 9668, 8780, 5288, 2504, 992, 280, 40,
-    40320, 88488, 92632, 59472, 28860, 11416, 3464, 736, 92,
+    1,
+    1,
+    2,
+    0,
+    0,
+    6,
+    4,
+    0,
+    0,
+    24,
+    24,
+    20,
+    8,
+    2,
+    120,
+    168,
+    132,
+    100,
+    50,
+    10,
+    720,
+    1184,
+    996,
+    432,
+    120,
+    24,
+    4,
+    5040,
+    9668,
+    8780,
+    5288,
+    2504,
+    992,
+    280,
+    40,
+    40320,
+    88488,
+    92632,
+    59472,
+    28860,
+    11416,
+    3464,
+    736,
+    92,
 ]
 
 
@@ -81,8 +131,12 @@ def job_name(slurm):
 
 def _jobs(name: str) -> dict[str, str]:
     """``{job id: state}`` of every job called ``name`` that Slurm still remembers."""
-    out = subprocess.run(["squeue", "--noheader", "--states=all", "--name", name,
-                          "--format=%i %T"], capture_output=True, text=True, timeout=30).stdout
+    out = subprocess.run(
+        ["squeue", "--noheader", "--states=all", "--name", name, "--format=%i %T"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    ).stdout
     return dict(line.split() for line in out.splitlines() if line.strip())
 
 
@@ -98,16 +152,22 @@ def _wait_ended(name: str, seconds: float) -> dict[str, str]:
 
 def _job(job_id: str) -> dict[str, str]:
     """``scontrol show job`` as a dict (JobState, JobName, ExitCode, ...)."""
-    out = subprocess.run(["scontrol", "--oneliner", "show", "job", job_id],
-                         capture_output=True, text=True, timeout=30).stdout
+    out = subprocess.run(
+        ["scontrol", "--oneliner", "show", "job", job_id],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    ).stdout
     return dict(re.findall(r"(\w+)=(\S*)", out))
 
 
 def _config(tmp_path: Path, name: str, cluster: str, jobs: str) -> Path:
     # workers on loopback, a free dashboard port: the test talks to this machine only
     path = tmp_path / "slurm.yaml"
-    path.write_text(f"output: out\ncluster: {{kind: slurm, job_name: {name}, interface: lo, "
-                    f"dashboard_address: ':0', {cluster}}}\njobs:\n{jobs}")
+    path.write_text(
+        f"output: out\ncluster: {{kind: slurm, job_name: {name}, interface: lo, "
+        f"dashboard_address: ':0', {cluster}}}\njobs:\n{jobs}"
+    )
     return path
 
 
@@ -123,8 +183,10 @@ def _records(config: Path, job: str) -> dict[str, int]:
     (found,) = [j for j in cfg.jobs if j.name == job]
     store = Store(cfg.state / "store.sqlite")
     try:
-        return {p.point.label: len(list(store.records(
-            job, p.table, p.point_id, payloads=False))) for p in plan_job(found, None).points}
+        return {
+            p.point.label: len(list(store.records(job, p.table, p.point_id, payloads=False)))
+            for p in plan_job(found, None).points
+        }
     finally:
         store.close()
 
@@ -142,17 +204,22 @@ def _worker_jobs(stderr: str) -> list[str]:
 
 
 def test_run_on_slurm_worker_jobs(tmp_path, job_name):
-    config = _config(tmp_path, job_name, "workers: 2, cores: 1, memory: 1GB, walltime: '00:10:00'",
-                     "  - {name: q, problem: nqueens, n: [8, 10, 12, 15]}\n"
-                     "  - {name: mixed, problem: queens_rooks, total: '1..8'}\n")
+    config = _config(
+        tmp_path,
+        job_name,
+        "workers: 2, cores: 1, memory: 1GB, walltime: '00:10:00'",
+        "  - {name: q, problem: nqueens, n: [8, 10, 12, 15]}\n"
+        "  - {name: mixed, problem: queens_rooks, total: '1..8'}\n",
+    )
     done = boardsweep("run", str(config))
     assert done.returncode == 0, done.stderr
     assert _counts(tmp_path / "out" / "q" / "counts.parquet") == [92, 724, 14200, 2279184]
     assert _records(config, "q")["n=15"] >= 2  # n = 15 was split into several tasks
     assert _counts(tmp_path / "out" / "mixed" / "counts.parquet") == TRIANGLE_TO_8
     # dashboard_address ':0' binds every interface, and the log says so
-    assert re.search(r"dashboard: http://127\.0\.0\.1:\d+/status \(on every interface\);",
-                     done.stderr), done.stderr
+    assert re.search(
+        r"dashboard: http://127\.0\.0\.1:\d+/status \(on every interface\);", done.stderr
+    ), done.stderr
     # the workers were these two Slurm jobs, each with the resources asked for and its own log
     jobs = _worker_jobs(done.stderr)
     assert len(jobs) == 2 and set(jobs) <= set(_jobs(job_name)), (jobs, _jobs(job_name))
@@ -175,10 +242,16 @@ def test_plain_and_foreign_clients_cannot_join_a_slurm_run(tmp_path, job_name):
     from distributed import Client
     from distributed.security import Security
 
-    config = _config(tmp_path, job_name, "workers: 1",
-                     "  - {name: q, problem: nqueens, n: [15, 16]}\n")
-    with subprocess.Popen([*BOARDSWEEP, "run", str(config)], cwd=ROOT, env=run_env(),
-                          stderr=subprocess.PIPE, text=True) as proc:
+    config = _config(
+        tmp_path, job_name, "workers: 1", "  - {name: q, problem: nqueens, n: [15, 16]}\n"
+    )
+    with subprocess.Popen(
+        [*BOARDSWEEP, "run", str(config)],
+        cwd=ROOT,
+        env=run_env(),
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as proc:
         try:
             address = None
             deadline = time.monotonic() + 120
@@ -188,8 +261,11 @@ def test_plain_and_foreign_clients_cannot_join_a_slurm_run(tmp_path, job_name):
                 found = re.search(r"scheduler: (tls://\S+);", line)
                 address = found and found.group(1)
             marker = tmp_path / "intruder-ran"
-            for target, security in ((address.replace("tls://", "tcp://"), None),
-                                     (address, no_certificate()), (address, Security.temporary())):
+            for target, security in (
+                (address.replace("tls://", "tcp://"), None),
+                (address, no_certificate()),
+                (address, Security.temporary()),
+            ):
                 with pytest.raises((OSError, TimeoutError)):
                     with Client(target, timeout=5, security=security) as intruder:
                         intruder.submit(marker.touch).result(timeout=5)
@@ -203,34 +279,42 @@ def test_plain_and_foreign_clients_cannot_join_a_slurm_run(tmp_path, job_name):
 
 
 def test_security_none_is_plain_tcp_and_warned_about(tmp_path, job_name):
-    config = _config(tmp_path, job_name, "workers: 1, security: none",
-                     "  - {name: q, problem: nqueens, n: 10}\n")
+    config = _config(
+        tmp_path, job_name, "workers: 1, security: none", "  - {name: q, problem: nqueens, n: 10}\n"
+    )
     done = boardsweep("run", str(config))
     assert done.returncode == 0, done.stderr
-    assert "cluster (kind slurm): security is none: the scheduler speaks plain TCP" \
-        in done.stderr
+    assert "cluster (kind slurm): security is none: the scheduler speaks plain TCP" in done.stderr
     assert re.search(r"scheduler: tcp://", done.stderr), done.stderr
 
 
 def test_refused_worker_job_is_one_clear_error(tmp_path, job_name):
-    config = _config(tmp_path, job_name, "queue: no-such-partition",
-                     "  - {name: q, problem: nqueens, n: 8}\n")
+    config = _config(
+        tmp_path, job_name, "queue: no-such-partition", "  - {name: q, problem: nqueens, n: 8}\n"
+    )
     done = boardsweep("run", str(config))
     assert done.returncode == 2
-    assert done.stderr.strip().endswith("Slurm refuses the worker job: allocation failure: "
-                                        "Invalid partition name specified"), done.stderr
+    assert done.stderr.strip().endswith(
+        "Slurm refuses the worker job: allocation failure: Invalid partition name specified"
+    ), done.stderr
     assert not _jobs(job_name)
 
 
 def test_no_worker_in_time_names_the_pending_jobs_and_cancels_them(tmp_path, job_name):
-    config = _config(tmp_path, job_name,
-                     "workers: 2, timeout: 3, job_extra_directives: ['--begin=now+1hour']",
-                     "  - {name: q, problem: nqueens, n: 8}\n")
+    config = _config(
+        tmp_path,
+        job_name,
+        "workers: 2, timeout: 3, job_extra_directives: ['--begin=now+1hour']",
+        "  - {name: q, problem: nqueens, n: 8}\n",
+    )
     done = boardsweep("run", str(config))
     assert done.returncode == 2
-    pending = re.search(r"no worker connected within 3 s; worker jobs \(squeue\): "
-                        r"(\d+) PENDING \(BeginTime\), (\d+) PENDING \(BeginTime\)\. "
-                        r"They are cancelled now", done.stderr)
+    pending = re.search(
+        r"no worker connected within 3 s; worker jobs \(squeue\): "
+        r"(\d+) PENDING \(BeginTime\), (\d+) PENDING \(BeginTime\)\. "
+        r"They are cancelled now",
+        done.stderr,
+    )
     assert pending, done.stderr
     assert not _wait_ended(job_name, 20)
     assert {_jobs(job_name)[j] for j in pending.groups()} == {"CANCELLED"}
@@ -239,10 +323,16 @@ def test_no_worker_in_time_names_the_pending_jobs_and_cancels_them(tmp_path, job
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_interrupted_run_cancels_its_worker_jobs(tmp_path, job_name, signum):
-    config = _config(tmp_path, job_name, "workers: 2",
-                     "  - {name: q, problem: nqueens, n: [16, 17]}\n")  # ~18 tasks of ~1 s
-    with subprocess.Popen([*BOARDSWEEP, "run", str(config)], cwd=ROOT, env=run_env(),
-                          stderr=subprocess.PIPE, text=True) as proc:
+    config = _config(
+        tmp_path, job_name, "workers: 2", "  - {name: q, problem: nqueens, n: [16, 17]}\n"
+    )  # ~18 tasks of ~1 s
+    with subprocess.Popen(
+        [*BOARDSWEEP, "run", str(config)],
+        cwd=ROOT,
+        env=run_env(),
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as proc:
         try:
             deadline = time.monotonic() + 60
             store = load_config(config).state / "store.sqlite"
@@ -259,8 +349,12 @@ def test_interrupted_run_cancels_its_worker_jobs(tmp_path, job_name, signum):
     assert len(running) == 2, (err, _jobs(job_name))
     assert f"{signal.Signals(signum).name}: cancelling the Slurm worker jobs " in err, err
     word = "interrupted" if signum == signal.SIGINT else "terminated"
-    assert re.search(rf"^boardsweep: error: {word} \({signal.Signals(signum).name}\); \d+ "
-                     r"tasks? of this run kept, rerun to resume$", err, re.M), err
+    assert re.search(
+        rf"^boardsweep: error: {word} \({signal.Signals(signum).name}\); \d+ "
+        r"tasks? of this run kept, rerun to resume$",
+        err,
+        re.M,
+    ), err
     assert "Traceback" not in err
     assert not _wait_ended(job_name, 20)
     assert {_jobs(job_name)[j] for j in running} == {"CANCELLED"}
@@ -273,9 +367,21 @@ def _submit_nightly(tmp_path: Path, config: Path) -> tuple[str, str]:
     """Submit examples/nightly.sbatch as README's cron line does, in cron's bare environment;
     wait for the job to end and return its id and log."""
     cron = f"cd {tmp_path} && BOARDSWEEP_VENV={sys.prefix} sbatch {NIGHTLY} {config.name}"
-    submitted = subprocess.run(["env", "-i", f"HOME={Path.home()}", "PATH=/usr/bin:/bin",
-                                "SHELL=/bin/sh", "sh", "-c", cron],
-                               capture_output=True, text=True, timeout=60)
+    submitted = subprocess.run(
+        [
+            "env",
+            "-i",
+            f"HOME={Path.home()}",
+            "PATH=/usr/bin:/bin",
+            "SHELL=/bin/sh",
+            "sh",
+            "-c",
+            cron,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert submitted.returncode == 0, submitted.stderr
     job = re.fullmatch(r"Submitted batch job (\d+)\n", submitted.stdout).group(1)
     deadline = time.monotonic() + 180  # a worker job may compile the kernels first
@@ -286,8 +392,11 @@ def _submit_nightly(tmp_path: Path, config: Path) -> tuple[str, str]:
         time.sleep(0.5)
     log = (tmp_path / f"boardsweep-nightly-{job}.log").read_text()
     info = _job(job)
-    assert (state, info["ExitCode"], info["JobName"]) == ("COMPLETED", "0:0",
-                                                          "boardsweep-nightly"), log
+    assert (state, info["ExitCode"], info["JobName"]) == (
+        "COMPLETED",
+        "0:0",
+        "boardsweep-nightly",
+    ), log
     assert f"boardsweep nightly: job {job} on " in log
     return job, log
 
@@ -295,13 +404,16 @@ def _submit_nightly(tmp_path: Path, config: Path) -> tuple[str, str]:
 def test_nightly_sbatch_script_from_cron_then_extended(tmp_path, job_name):
     """The nightly batch script runs the sweep with a Slurm worker job of its own; the next
     night, with a point added to the config, computes only that point."""
-    jobs = ("  - {name: q, problem: nqueens, n: [8, 10, 12]}\n"
-            "  - {name: mixed, problem: queens_rooks, total: '1..8'}\n")
+    jobs = (
+        "  - {name: q, problem: nqueens, n: [8, 10, 12]}\n"
+        "  - {name: mixed, problem: queens_rooks, total: '1..8'}\n"
+    )
     config = _config(tmp_path, job_name, "workers: 1, cores: 1, memory: 1GB", jobs)
     job, log = _submit_nightly(tmp_path, config)
     q_units, mixed_units = sum(_units(config, "q").values()), sum(_units(config, "mixed").values())
-    assert f"0 of {q_units} units reused" in _line(log, "q") and \
-        f"0 of {mixed_units} units reused" in _line(log, "mixed"), log
+    assert f"0 of {q_units} units reused" in _line(
+        log, "q"
+    ) and f"0 of {mixed_units} units reused" in _line(log, "mixed"), log
     workers = _worker_jobs(log)
     assert len(workers) == 1 and workers[0] != job and workers[0] in _jobs(job_name), log
     # no walltime: the partition's (MaxTime=INFINITE), which scontrol shows as UNLIMITED, or as
@@ -317,8 +429,9 @@ def test_nightly_sbatch_script_from_cron_then_extended(tmp_path, job_name):
     new = _units(config, "q")["n=13"]
     assert f"({new} units), {q_units} of {q_units + new} units reused" in _line(log, "q"), log
     assert f"q: {_records(config, 'q')['n=13']} tasks run" in _line(log, "q"), log
-    assert (f"mixed: 0 tasks run (0 units), {mixed_units} of {mixed_units} units reused"
-            in _line(log, "mixed")), log
+    assert f"mixed: 0 tasks run (0 units), {mixed_units} of {mixed_units} units reused" in _line(
+        log, "mixed"
+    ), log
     assert _counts(counts) == [92, 724, 14200, 73712]
     # runs.parquet: the first night's row kept, the second night's row says what it reused
     for name, units, added in (("q", q_units, new), ("mixed", mixed_units, 0)):
@@ -326,8 +439,7 @@ def test_nightly_sbatch_script_from_cron_then_extended(tmp_path, job_name):
         assert runs[0] == first[name][0] and [r["run"] for r in runs] == [1, 2]
         assert (runs[0]["units_run"], runs[0]["units_reused"]) == (units, 0)
         assert (runs[1]["units_run"], runs[1]["units_reused"]) == (added, units)
-        assert runs[1]["tasks_run"] == (0 if name == "mixed" else
-                                        _records(config, "q")["n=13"])
+        assert runs[1]["tasks_run"] == (0 if name == "mixed" else _records(config, "q")["n=13"])
         assert runs[1]["tasks_reused"] == runs[0]["tasks_run"]
 
 
@@ -348,28 +460,52 @@ def test_readme_shows_the_nightly_script_verbatim():
 
 
 def test_slurm_settings_for_dask_jobqueue():
-    spec = cluster_spec({"kind": "slurm", "workers": 4, "walltime": "01:00:00", "queue": "batch",
-                         "job_extra": ["--qos=low"], "job_script_prologue": ["module load gcc"],
-                         "dashboard_address": ":0", "timeout": 30, "allowed_failures": 2,
-                         "task_seconds": 60}, Context())
+    spec = cluster_spec(
+        {
+            "kind": "slurm",
+            "workers": 4,
+            "walltime": "01:00:00",
+            "queue": "batch",
+            "job_extra": ["--qos=low"],
+            "job_script_prologue": ["module load gcc"],
+            "dashboard_address": ":0",
+            "timeout": 30,
+            "allowed_failures": 2,
+            "task_seconds": 60,
+        },
+        Context(),
+    )
     settings = slurm_settings(spec.options)
     assert settings["python"] == sys.executable and settings["processes"] == 1
     assert (settings["cores"], settings["memory"], settings["job_name"]) == (
-        1, "2GB", "boardsweep-worker")
+        1,
+        "2GB",
+        "boardsweep-worker",
+    )
     # the checked config holds tuples; dask-jobqueue gets lists
     assert settings["job_extra_directives"] == ["--qos=low"]
     assert settings["job_script_prologue"] == ["module load gcc"]
     assert settings["scheduler_options"] == {"dashboard_address": ":0"}
     assert "job_directives_skip" not in settings and settings["walltime"] == "01:00:00"
     # boardsweep's own keys never reach dask-jobqueue
-    assert not {"workers", "timeout", "job_extra", "dashboard_address", "allowed_failures",
-                "task_seconds"} & settings.keys()
+    assert (
+        not {
+            "workers",
+            "timeout",
+            "job_extra",
+            "dashboard_address",
+            "allowed_failures",
+            "task_seconds",
+        }
+        & settings.keys()
+    )
     # no walltime: no --time line, so the partition's default applies, not dask-jobqueue's 30 min
     assert slurm_settings({})["job_directives_skip"] == ["#SBATCH -t "]
     # every key pipeline.spec allows for each batch kind has a rule here
     for kind, batch in BATCH.items():
-        assert set(CLUSTER_KINDS[kind].fields) == set(JOBQUEUE_KEYS) | OWN_KEYS | set(
-            batch.own), kind
+        assert set(CLUSTER_KINDS[kind].fields) == set(JOBQUEUE_KEYS) | OWN_KEYS | set(batch.own), (
+            kind
+        )
 
 
 def test_slurm_job_script_from_a_checked_config(tmp_path):
@@ -377,17 +513,34 @@ def test_slurm_job_script_from_a_checked_config(tmp_path):
     pytest.importorskip("dask_jobqueue")
     from dask_jobqueue.slurm import SLURMJob
 
-    spec = cluster_spec({"kind": "slurm", "cores": 2, "memory": "3GB", "queue": "batch",
-                         "account": "proj", "job_extra_directives": ["--qos=low"],
-                         "job_extra": ["--constraint=avx2"], "task_seconds": 60,
-                         "allowed_failures": 2, "job_script_prologue": ["module load gcc"],
-                         "log_directory": "logs"}, Context(str(tmp_path)))
+    spec = cluster_spec(
+        {
+            "kind": "slurm",
+            "cores": 2,
+            "memory": "3GB",
+            "queue": "batch",
+            "account": "proj",
+            "job_extra_directives": ["--qos=low"],
+            "job_extra": ["--constraint=avx2"],
+            "task_seconds": 60,
+            "allowed_failures": 2,
+            "job_script_prologue": ["module load gcc"],
+            "log_directory": "logs",
+        },
+        Context(str(tmp_path)),
+    )
     settings = slurm_settings(spec.options)
     settings.pop("scheduler_options")
     script = SLURMJob(scheduler="tcp://127.0.0.1:8786", name="w", **settings).job_script()
-    for line in ("#SBATCH -p batch", "#SBATCH -A proj", "#SBATCH --cpus-per-task=2",
-                 "#SBATCH --qos=low", "#SBATCH --constraint=avx2", "module load gcc",
-                 f"#SBATCH -e {tmp_path / 'logs'}/boardsweep-worker-%J.err"):
+    for line in (
+        "#SBATCH -p batch",
+        "#SBATCH -A proj",
+        "#SBATCH --cpus-per-task=2",
+        "#SBATCH --qos=low",
+        "#SBATCH --constraint=avx2",
+        "module load gcc",
+        f"#SBATCH -e {tmp_path / 'logs'}/boardsweep-worker-%J.err",
+    ):
         assert line in script.splitlines(), script
     assert "#SBATCH -t " not in script and "task_seconds" not in script, script
     assert f"{sys.executable} -m distributed.cli.dask_worker tcp://127.0.0.1:8786" in script
@@ -406,23 +559,34 @@ def test_nightly_example_config(tmp_path):
     commented = tmp_path / "nightly.yaml"
     commented.write_text(re.sub(r"^  # (\w+: )", r"  \1", example.read_text(), flags=re.M))
     options = load_config(commented).cluster.options
-    assert {"task_seconds", "allowed_failures", "queue", "account",
-            "job_extra_directives"} <= options.keys()
+    assert {
+        "task_seconds",
+        "allowed_failures",
+        "queue",
+        "account",
+        "job_extra_directives",
+    } <= options.keys()
     assert slurm_settings(options)["job_extra_directives"] == ["--qos=low"]
 
 
 def test_slurm_config_keys(write_config):
-    config = write_config("cluster: {kind: slurm, workers: 2, log_directory: logs}\n"
-                          "jobs: [{name: q, problem: nqueens, n: 8}]\n")
+    config = write_config(
+        "cluster: {kind: slurm, workers: 2, log_directory: logs}\n"
+        "jobs: [{name: q, problem: nqueens, n: 8}]\n"
+    )
     options = load_config(config).cluster.options
     assert options == {"workers": 2, "log_directory": str(config.parent / "logs")}
-    assert load_config(write_config("cluster: {kind: slurm}\njobs: [{name: q, problem: "
-                                     "nqueens, n: 8}]\n")).cluster.options["log_directory"] \
-        == str(config.parent / "slurm-logs")
+    assert load_config(
+        write_config("cluster: {kind: slurm}\njobs: [{name: q, problem: nqueens, n: 8}]\n")
+    ).cluster.options["log_directory"] == str(config.parent / "slurm-logs")
     # YAML reads an unquoted 1:00:00 as 3600 (sexagesimal), which Slurm would take as minutes
-    bad = write_config("cluster:\n  kind: slurm\n  walltime: 1:00:00\n"
-                       "jobs: [{name: q, problem: nqueens, n: 8}]\n")
-    with pytest.raises(InputError, match=r"config.yaml:3: cluster \(kind slurm\): 'walltime': "
-                                         r"expected a walltime like \"02:00:00\" \(quoted\), "
-                                         r"not 3600"):
+    bad = write_config(
+        "cluster:\n  kind: slurm\n  walltime: 1:00:00\njobs: [{name: q, problem: nqueens, n: 8}]\n"
+    )
+    with pytest.raises(
+        InputError,
+        match=r"config.yaml:3: cluster \(kind slurm\): 'walltime': "
+        r"expected a walltime like \"02:00:00\" \(quoted\), "
+        r"not 3600",
+    ):
         load_config(bad)

@@ -7,10 +7,21 @@ import sqlite3
 from boardsweep.pipeline.store import Placement, Record, Store, point_id, record_checksum
 
 
-def _record(point: str, lo: int, hi: int, payload: bytes = b"x",
-            content: str | None = "digest") -> Record:
-    return Record("t", point, lo, hi, 1, 0.1, record_checksum("p", "v", "t", point, lo, hi,
-                                                               payload), "v", payload, content)
+def _record(
+    point: str, lo: int, hi: int, payload: bytes = b"x", content: str | None = "digest"
+) -> Record:
+    return Record(
+        "t",
+        point,
+        lo,
+        hi,
+        1,
+        0.1,
+        record_checksum("p", "v", "t", point, lo, hi, payload),
+        "v",
+        payload,
+        content,
+    )
 
 
 def test_ranges_merge_where_they_touch_and_survive_reopening(tmp_path):
@@ -66,10 +77,15 @@ def test_point_ids_depend_on_problem_version_and_params():
 
 def test_checksums_cover_every_key_field_and_the_payload():
     base = record_checksum("p", "v", "t", "a", 0, 5, b"rows")
-    for other in [("q", "v", "t", "a", 0, 5, b"rows"), ("p", "w", "t", "a", 0, 5, b"rows"),
-                  ("p", "v", "u", "a", 0, 5, b"rows"), ("p", "v", "t", "b", 0, 5, b"rows"),
-                  ("p", "v", "t", "a", 1, 5, b"rows"), ("p", "v", "t", "a", 0, 6, b"rows"),
-                  ("p", "v", "t", "a", 0, 5, b"rowz")]:
+    for other in [
+        ("q", "v", "t", "a", 0, 5, b"rows"),
+        ("p", "w", "t", "a", 0, 5, b"rows"),
+        ("p", "v", "u", "a", 0, 5, b"rows"),
+        ("p", "v", "t", "b", 0, 5, b"rows"),
+        ("p", "v", "t", "a", 1, 5, b"rows"),
+        ("p", "v", "t", "a", 0, 6, b"rows"),
+        ("p", "v", "t", "a", 0, 5, b"rowz"),
+    ]:
         assert record_checksum(*other) != base
 
 

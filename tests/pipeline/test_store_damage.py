@@ -50,22 +50,24 @@ class Output:
             store = Store(self.state / "store.sqlite", owner=ident)
             try:
                 store.label(self.folder)
-                return run_job(job, self.folder, self.state, store, local_runner, 2, 0.05,
-                               "test")
+                return run_job(job, self.folder, self.state, store, local_runner, 2, 0.05, "test")
             finally:
                 store.close()
 
     def db(self) -> contextlib.closing[sqlite3.Connection]:
         """The store, opened the way a person with the sqlite3 shell would (closed after)."""
-        return contextlib.closing(sqlite3.connect(self.state / "store.sqlite",
-                                                  isolation_level=None))
+        return contextlib.closing(
+            sqlite3.connect(self.state / "store.sqlite", isolation_level=None)
+        )
 
 
 def _valid(solution: list[int]) -> bool:
     n = len(solution)
-    return (sorted(solution) == list(range(n))
-            and len({r + c for r, c in enumerate(solution)}) == n
-            and len({r - c for r, c in enumerate(solution)}) == n)
+    return (
+        sorted(solution) == list(range(n))
+        and len({r + c for r, c in enumerate(solution)}) == n
+        and len({r - c for r, c in enumerate(solution)}) == n
+    )
 
 
 def _check_solutions(folder: Path, sizes: range) -> None:
@@ -79,7 +81,8 @@ def _check_solutions(folder: Path, sizes: range) -> None:
         assert len(set(rows)) == len(rows) and all(_valid(list(r)) for r in rows)
     counts = pq.read_table(folder / "q" / "counts.parquet").to_pydict()
     assert dict(zip(counts["n"], map(int, counts["count_text"]), strict=True)) == {
-        n: Q[n] for n in sizes}
+        n: Q[n] for n in sizes
+    }
 
 
 @pytest.fixture
@@ -88,15 +91,20 @@ def base(tmp_path) -> Output:
     out = Output(tmp_path / "results")
     out.run("8..11")
     with out.db() as db:
-        assert db.execute("SELECT count(*) FROM records WHERE tbl='solutions' AND payload IS "
-                          "NOT NULL").fetchone()[0] == 0  # re-read from the published table
+        assert (
+            db.execute(
+                "SELECT count(*) FROM records WHERE tbl='solutions' AND payload IS NOT NULL"
+            ).fetchone()[0]
+            == 0
+        )  # re-read from the published table
     return out
 
 
 def test_shifted_placements_are_caught_and_the_rows_computed_again(base, caplog):
     with base.db() as db:
-        shifted = db.execute("UPDATE placements SET row = row + 1 WHERE tbl='solutions' AND "
-                             "row > 0").rowcount
+        shifted = db.execute(
+            "UPDATE placements SET row = row + 1 WHERE tbl='solutions' AND row > 0"
+        ).rowcount
     assert shifted >= 3
     base.run("8..12")
     _check_solutions(base.folder, range(8, 13))
@@ -105,13 +113,16 @@ def test_shifted_placements_are_caught_and_the_rows_computed_again(base, caplog)
 
 def test_exchanged_placements_are_caught(base, caplog):
     with base.db() as db:
-        rows = db.execute("SELECT point, lo, row FROM placements WHERE tbl='solutions' "
-                          "ORDER BY row").fetchall()
+        rows = db.execute(
+            "SELECT point, lo, row FROM placements WHERE tbl='solutions' ORDER BY row"
+        ).fetchall()
         (p1, lo1, r1), (p2, lo2, r2) = rows[3], rows[-3]
-        db.execute("UPDATE placements SET row=? WHERE point=? AND lo=? AND tbl='solutions'",
-                   (r2, p1, lo1))
-        db.execute("UPDATE placements SET row=? WHERE point=? AND lo=? AND tbl='solutions'",
-                   (r1, p2, lo2))
+        db.execute(
+            "UPDATE placements SET row=? WHERE point=? AND lo=? AND tbl='solutions'", (r2, p1, lo1)
+        )
+        db.execute(
+            "UPDATE placements SET row=? WHERE point=? AND lo=? AND tbl='solutions'", (r1, p2, lo2)
+        )
     base.run("8..12")
     _check_solutions(base.folder, range(8, 13))
 
@@ -131,8 +142,11 @@ def test_a_store_of_another_output_copied_in_is_set_aside_not_applied(base, tmp_
 def test_a_state_folder_belongs_to_one_output(tmp_path):
     shared = tmp_path / "state"
     Output(tmp_path / "a", shared).run("8..9")
-    with pytest.raises(InputError, match=r"belongs to the output folder .*/a: give each output "
-                                         r"its own state folder"):
+    with pytest.raises(
+        InputError,
+        match=r"belongs to the output folder .*/a: give each output "
+        r"its own state folder",
+    ):
         Output(tmp_path / "b", shared).run("8..12")
     _check_solutions(tmp_path / "a", range(8, 10))
     assert not (tmp_path / "b").exists()  # refused before anything was written
@@ -141,8 +155,11 @@ def test_a_state_folder_belongs_to_one_output(tmp_path):
 def test_one_output_has_one_state_whatever_the_state_key_says(tmp_path):
     first = Output(tmp_path / "results", tmp_path / "s1")
     first.run("8..9")
-    with pytest.raises(InputError, match=r"this output's state folder is .*/s1 .*, not "
-                                         r".*/s2: set 'state:' to it"):
+    with pytest.raises(
+        InputError,
+        match=r"this output's state folder is .*/s1 .*, not "
+        r".*/s2: set 'state:' to it",
+    ):
         Output(tmp_path / "results", tmp_path / "s2").run("8..12")
     assert not (tmp_path / "s2").exists()
     shutil.rmtree(tmp_path / "s1")  # its own state gone: another may take its place
@@ -157,21 +174,23 @@ def test_two_runs_on_one_output_through_two_state_keys_do_not_both_run(tmp_path)
         import sys, time
         from pathlib import Path
         from boardsweep.pipeline.claim import claim_output
-        with claim_output(Path({str(tmp_path / 'results')!r}), Path({str(tmp_path / 's1')!r})):
+        with claim_output(Path({str(tmp_path / "results")!r}), Path({str(tmp_path / "s1")!r})):
             print("held", flush=True)
             time.sleep(60)
     """)
-    process = subprocess.Popen([sys.executable, "-c", holder], cwd=ROOT, env=run_env(),
-                               stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-c", holder], cwd=ROOT, env=run_env(), stdout=subprocess.PIPE, text=True
+    )
     try:
         assert process.stdout.readline().strip() == "held"
         config = tmp_path / "c.yaml"
-        config.write_text("output: results\nstate: s2\njobs: [{name: q, problem: nqueens, "
-                          "n: 8}]\n")
+        config.write_text("output: results\nstate: s2\njobs: [{name: q, problem: nqueens, n: 8}]\n")
         result = CliRunner().invoke(cli, ["run", str(config)], catch_exceptions=False)
         assert result.exit_code == 2, result.output
-        assert result.stderr.startswith(f"boardsweep: error: {tmp_path / 'results'}: the output "
-                                        f"folder is in use by pid {process.pid} on ")
+        assert result.stderr.startswith(
+            f"boardsweep: error: {tmp_path / 'results'}: the output "
+            f"folder is in use by pid {process.pid} on "
+        )
         assert not (tmp_path / "results" / "q").exists()
     finally:
         process.kill()
@@ -180,8 +199,9 @@ def test_two_runs_on_one_output_through_two_state_keys_do_not_both_run(tmp_path)
 
 def test_plan_never_changes_the_store(base, tmp_path):
     config = tmp_path / "c.yaml"
-    config.write_text("output: results\njobs: [{name: q, problem: nqueens, n: '8..12', "
-                      "solutions: true}]\n")
+    config.write_text(
+        "output: results\njobs: [{name: q, problem: nqueens, n: '8..12', solutions: true}]\n"
+    )
     store = base.state / "store.sqlite"
     before = store.read_bytes()
     result = CliRunner().invoke(cli, ["plan", str(config)], catch_exceptions=False)
@@ -194,16 +214,22 @@ def test_plan_never_changes_the_store(base, tmp_path):
     assert "the result store cannot be read" in result.stderr
     assert store.read_bytes() == b"not a database" * 100
     assert sorted(p.name for p in base.state.iterdir() if p.name.startswith("store")) == [
-        "store.sqlite"]
+        "store.sqlite"
+    ]
 
 
-@pytest.mark.parametrize("damage", [
-    "UPDATE records SET version = CAST(X'FF41' AS TEXT) WHERE lo = 0",  # one flipped bit
-    "UPDATE records SET hi = 'seven' WHERE lo = 0",
-    "UPDATE placements SET row = 'x' WHERE row = 0",
-], ids=["invalid-utf8", "wrong-type", "wrong-type-placement"])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE records SET version = CAST(X'FF41' AS TEXT) WHERE lo = 0",  # one flipped bit
+        "UPDATE records SET hi = 'seven' WHERE lo = 0",
+        "UPDATE placements SET row = 'x' WHERE row = 0",
+    ],
+    ids=["invalid-utf8", "wrong-type", "wrong-type-placement"],
+)
 def test_a_store_with_damaged_values_is_moved_aside_and_everything_computed_again(
-        base, damage, caplog):
+    base, damage, caplog
+):
     with base.db() as db:
         assert db.execute(damage).rowcount > 0
     base.run("8..12")
@@ -224,8 +250,7 @@ def _hold_locked(path: Path, seconds: float) -> subprocess.Popen:
         time.sleep({seconds})
         db.execute("ROLLBACK")
     """)
-    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
-                               text=True)
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     assert process.stdout.readline().strip() == "locked"
     return process
 
@@ -249,8 +274,9 @@ def test_a_store_locked_too_long_fails_with_one_line_and_is_kept(base, monkeypat
         records = db.execute("SELECT count(*) FROM records").fetchone()[0]
     holder = _hold_locked(base.state / "store.sqlite", 30)
     try:
-        with pytest.raises(BoardsweepError, match="still locked by another process after 1 s; "
-                                                  "nothing was changed") as caught:
+        with pytest.raises(
+            BoardsweepError, match="still locked by another process after 1 s; nothing was changed"
+        ) as caught:
             base.run("8..12")
         assert caught.value.exit_code == 1
     finally:
@@ -277,14 +303,20 @@ def test_a_full_disk_is_one_line_and_exit_2_with_the_store_untouched(tmp_path):
                 os.write(filler, b"\0" * 4096)
         os.close(filler)
         config = tmp_path / "c.yaml"
-        config.write_text("output: m/results\nstate: m/state\njobs: [{name: q, problem: nqueens, "
-                          "n: '8..11', solutions: true}]\n")
-        result = CliRunner().invoke(cli, ["-q", "run", str(config), "--workers", "1"],
-                                    catch_exceptions=False)
+        config.write_text(
+            "output: m/results\nstate: m/state\njobs: [{name: q, problem: nqueens, "
+            "n: '8..11', solutions: true}]\n"
+        )
+        result = CliRunner().invoke(
+            cli, ["-q", "run", str(config), "--workers", "1"], catch_exceptions=False
+        )
         assert result.exit_code == 2, result.output
         lines = result.stderr.splitlines()
-        assert len(lines) == 1 and lines[0].startswith("boardsweep: error: ") and (
-            "No space left on device" in lines[0] or "no space left" in lines[0]), lines
+        assert (
+            len(lines) == 1
+            and lines[0].startswith("boardsweep: error: ")
+            and ("No space left on device" in lines[0] or "no space left" in lines[0])
+        ), lines
         (tmp_path / "m" / "filler").unlink()
         with out.db() as db:
             assert db.execute("SELECT count(*) FROM records").fetchone()[0] == before

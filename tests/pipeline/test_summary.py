@@ -56,11 +56,14 @@ def test_a_summary_equals_the_histograms_of_the_same_boards_kept_one_by_one(tmp_
     _, maxima = _run(tmp_path / "b", "walled", boards)
     assert maxima.num_rows == 16000
     assert histograms(summary) == _per_board(maxima)
-    for statistic, column in (("placements_log2", "placements_text"),
-                              ("max_placements_log2", "max_placements_text")):
+    for statistic, column in (
+        ("placements_log2", "placements_text"),
+        ("max_placements_log2", "max_placements_text"),
+    ):
         assert histograms(summary, statistic) == _per_board(maxima, column, binned=True)
-    assert {k: dict(v) for k, v in histograms(summary, "count_status").items()} == \
-        {k: {0: 4000} for k in _per_board(maxima)}
+    assert {k: dict(v) for k, v in histograms(summary, "count_status").items()} == {
+        k: {0: 4000} for k in _per_board(maxima)
+    }
     stats = statistics(summary).set_index(["rows", "cols", "density"])
     for (r, c, d), part in maxima.to_pandas().groupby(["rows", "cols", "density"]):
         got = stats.loc[(r, c, d)]
@@ -107,13 +110,27 @@ def test_a_given_set_summarises_with_a_null_density(tmp_path):
 
 def test_solve_keeps_a_summary_on_the_command_line(tmp_path):
     out = tmp_path / "summary.parquet"
-    done = boardsweep("solve", "max_rooks", str(ROOT / "data" / "max_rooks_sample.txt"),
-                      "--keep", "summary", "--output", str(out))
+    done = boardsweep(
+        "solve",
+        "max_rooks",
+        str(ROOT / "data" / "max_rooks_sample.txt"),
+        "--keep",
+        "summary",
+        "--output",
+        str(out),
+    )
     assert done.returncode == 0, done.stderr
     table = pq.read_table(out)
     assert "statistic" in table.column_names and table.num_rows > 0
-    bad = boardsweep("solve", "max_rooks", str(ROOT / "data" / "max_rooks_sample.txt"),
-                     "--keep", "rows", "--output", str(tmp_path / "x.parquet"))
+    bad = boardsweep(
+        "solve",
+        "max_rooks",
+        str(ROOT / "data" / "max_rooks_sample.txt"),
+        "--keep",
+        "rows",
+        "--output",
+        str(tmp_path / "x.parquet"),
+    )
     assert bad.returncode == 2 and "keep" in bad.stderr
 
 
@@ -133,14 +150,17 @@ def test_every_pattern_job_publishes_the_distribution_of_plain_enumeration(tmp_p
     assert again.equals(table)  # reused, not recomputed
 
 
-@pytest.mark.parametrize("params,message", [
-    ({"boards": {"all": {"rows": 10}}}, "shorter side is at most 9"),
-    ({"boards": {"all": {"rows": 8, "cols": 20}}}, "at most 127 cells"),
-    ({"boards": {"all": {"rows": 4}}, "counts": True}, "'counts' applies to boards solved"),
-    ({"boards": {"all": {"rows": 4}}, "keep": "summary"}, "'keep' applies to boards solved"),
-    ({"boards": {"all": {"rows": 0}}}, "boards.all.rows"),
-    ({"boards": {"all": {"cols": 4}}}, "rows"),
-])
+@pytest.mark.parametrize(
+    "params,message",
+    [
+        ({"boards": {"all": {"rows": 10}}}, "shorter side is at most 9"),
+        ({"boards": {"all": {"rows": 8, "cols": 20}}}, "at most 127 cells"),
+        ({"boards": {"all": {"rows": 4}}, "counts": True}, "'counts' applies to boards solved"),
+        ({"boards": {"all": {"rows": 4}}, "keep": "summary"}, "'keep' applies to boards solved"),
+        ({"boards": {"all": {"rows": 0}}}, "boards.all.rows"),
+        ({"boards": {"all": {"cols": 4}}}, "rows"),
+    ],
+)
 def test_every_pattern_jobs_refuse_what_they_cannot_do(params, message):
     from boardsweep.solvers.schema import ParamError
 

@@ -17,8 +17,10 @@ from tests.conftest import BOARDSWEEP, boardsweep, records_stored, run_env
 
 STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d ")
 STORE = Path(".boardsweep", "out", "store.sqlite")  # of CONFIG's output, in its folder
-CONFIG = ("output: out\ncluster: {kind: local, workers: 2, task_seconds: 0.5}\n"
-          "jobs:\n  - {name: q, problem: nqueens, n: [16, 17]}\n")
+CONFIG = (
+    "output: out\ncluster: {kind: local, workers: 2, task_seconds: 0.5}\n"
+    "jobs:\n  - {name: q, problem: nqueens, n: [16, 17]}\n"
+)
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -27,9 +29,15 @@ def test_a_signal_ends_the_run_with_its_status_one_line_and_no_orphans(tmp_path,
     batch system's time limit): exit 130 or 143, one error line, no traceback from the driver
     or its workers, no process left behind, finished tasks kept."""
     (tmp_path / "c.yaml").write_text(CONFIG)
-    proc = subprocess.Popen([*BOARDSWEEP, "run", "c.yaml"], cwd=tmp_path, env=run_env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [*BOARDSWEEP, "run", "c.yaml"],
+        cwd=tmp_path,
+        env=run_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + 120
         while not records_stored(tmp_path / STORE):
@@ -50,8 +58,11 @@ def test_a_signal_ends_the_run_with_its_status_one_line_and_no_orphans(tmp_path,
     word = "interrupted" if signum == signal.SIGINT else "terminated"
     errors = [line for line in err.splitlines() if "error" in line.lower()]
     assert len(errors) == 1, err
-    assert re.fullmatch(rf"boardsweep: error: {word} \({signal.Signals(signum).name}\); \d+ "
-                        r"tasks? of this run kept, rerun to resume", errors[0]), err
+    assert re.fullmatch(
+        rf"boardsweep: error: {word} \({signal.Signals(signum).name}\); \d+ "
+        r"tasks? of this run kept, rerun to resume",
+        errors[0],
+    ), err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert len(err.splitlines()) <= 6, err
     time.sleep(1)
@@ -61,8 +72,10 @@ def test_a_signal_ends_the_run_with_its_status_one_line_and_no_orphans(tmp_path,
 
 
 def test_a_clean_run_logs_timestamped_lines_in_one_format_and_no_traceback(tmp_path):
-    (tmp_path / "c.yaml").write_text("output: out\ncluster: {kind: local, workers: 1}\n"
-                                     "jobs:\n  - {name: q, problem: nqueens, n: [8, 12]}\n")
+    (tmp_path / "c.yaml").write_text(
+        "output: out\ncluster: {kind: local, workers: 1}\n"
+        "jobs:\n  - {name: q, problem: nqueens, n: [8, 12]}\n"
+    )
     done = boardsweep("run", "c.yaml", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     lines = done.stderr.splitlines()
@@ -86,8 +99,7 @@ def test_a_clean_run_logs_timestamped_lines_in_one_format_and_no_traceback(tmp_p
 
 
 def test_a_symlink_planted_as_the_lock_is_refused_and_its_target_untouched(tmp_path):
-    (tmp_path / "c.yaml").write_text("output: out\njobs:\n  - {name: q, problem: nqueens, "
-                                     "n: 6}\n")
+    (tmp_path / "c.yaml").write_text("output: out\njobs:\n  - {name: q, problem: nqueens, n: 6}\n")
     state = tmp_path / ".boardsweep" / "out"
     state.mkdir(parents=True)
     victim = tmp_path / "precious.txt"
@@ -95,19 +107,26 @@ def test_a_symlink_planted_as_the_lock_is_refused_and_its_target_untouched(tmp_p
     (state / "lock").symlink_to(victim)
     done = boardsweep("run", "c.yaml", cwd=tmp_path)
     assert done.returncode == 2, done.stderr
-    assert done.stderr == (f"boardsweep: error: {state}: cannot use the state folder: Too many "
-                           "levels of symbolic links\n")
+    assert done.stderr == (
+        f"boardsweep: error: {state}: cannot use the state folder: Too many "
+        "levels of symbolic links\n"
+    )
     assert victim.read_text() == "do not truncate me\n"
     assert not (tmp_path / "out").exists()
 
 
 def test_the_state_folders_a_run_makes_are_private(tmp_path):
-    (tmp_path / "c.yaml").write_text("output: out\ncluster: {kind: local, workers: 1}\n"
-                                     "jobs:\n  - {name: q, problem: nqueens, n: 6}\n")
+    (tmp_path / "c.yaml").write_text(
+        "output: out\ncluster: {kind: local, workers: 1}\n"
+        "jobs:\n  - {name: q, problem: nqueens, n: 6}\n"
+    )
     done = boardsweep("run", "c.yaml", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    for folder in (tmp_path / ".boardsweep", tmp_path / ".boardsweep" / "out",
-                   tmp_path / ".boardsweep" / "out" / "tmp"):
+    for folder in (
+        tmp_path / ".boardsweep",
+        tmp_path / ".boardsweep" / "out",
+        tmp_path / ".boardsweep" / "out" / "tmp",
+    ):
         assert folder.stat().st_mode & 0o777 == 0o700, folder
     assert (tmp_path / ".boardsweep" / "out" / "lock").stat().st_mode & 0o777 == 0o600
 
@@ -115,5 +134,6 @@ def test_the_state_folders_a_run_makes_are_private(tmp_path):
 def test_help_lists_the_exit_codes():
     text = " ".join(boardsweep("--help").stdout.split())
     assert "Exit status: 0 done; 1 a job failed" in text
-    assert "2 bad input (nothing written); 130 interrupted (Ctrl-C); 143 terminated (SIGTERM)" \
-        in text
+    assert (
+        "2 bad input (nothing written); 130 interrupted (Ctrl-C); 143 terminated (SIGTERM)" in text
+    )

@@ -62,9 +62,13 @@ def edit(folder: Path, table: str, column: str, row: int, value, rewrite_sha: bo
     names = [column] + ([f"{column}_text"] if f"{column}_text" in data.schema.names else [])
     for name in names:
         values = data.column(name).to_pylist()
-        values[row] = (str(value) if name.endswith("_text") else
-                       Decimal(value) if pa.types.is_decimal(data.schema.field(name).type)
-                       else value)
+        values[row] = (
+            str(value)
+            if name.endswith("_text")
+            else Decimal(value)
+            if pa.types.is_decimal(data.schema.field(name).type)
+            else value
+        )
         i = data.schema.get_field_index(name)
         data = data.set_column(i, data.schema.field(i), pa.array(values, data.schema.field(i).type))
     pq.write_table(data, path)
@@ -84,8 +88,13 @@ def test_a_clean_folder_passes_by_the_second_methods(published):
     done = boardsweep("verify", str(published), "--sample", "0.5")
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
-    for method in ("row search", "plain Python backtracking", "Ryser's permanent",
-                   "the seeds' exhaustive search", "depth-first search and clause learning"):
+    for method in (
+        "row search",
+        "plain Python backtracking",
+        "Ryser's permanent",
+        "the seeds' exhaustive search",
+        "depth-first search and clause learning",
+    ):
         assert method in out, method
     assert "DISAGREES" not in out and "DAMAGED" not in out
     assert "verified 4 job(s), 5 table(s) (0 damaged)" in out
@@ -109,15 +118,19 @@ def test_a_copy_elsewhere_verifies_without_the_state_folder(results):
     assert "verified 1 job(s)" in one.stdout
 
 
-@pytest.mark.parametrize("job, table, column, find, value, point", [
-    ("queens", "counts", "count", ("n", 8), 93, "n=8"),
-    ("queens", "solutions", "solution", ("n", 6), [0, 1, 2, 3, 4, 5], "n=6"),
-    ("mixed", "counts", "count", ("queens", 2), 997, "n=2 (M=0..2)"),
-    ("walled", "maxima", "max_rooks", ("board_id", 0), 9, "4x4 density 0.3"),
-    ("slant", "slant", "status", ("puzzle_id", 0), "multiple", "4x4"),
-])
+@pytest.mark.parametrize(
+    "job, table, column, find, value, point",
+    [
+        ("queens", "counts", "count", ("n", 8), 93, "n=8"),
+        ("queens", "solutions", "solution", ("n", 6), [0, 1, 2, 3, 4, 5], "n=6"),
+        ("mixed", "counts", "count", ("queens", 2), 997, "n=2 (M=0..2)"),
+        ("walled", "maxima", "max_rooks", ("board_id", 0), 9, "4x4 density 0.3"),
+        ("slant", "slant", "status", ("puzzle_id", 0), "multiple", "4x4"),
+    ],
+)
 def test_an_edited_value_with_its_sha256_rewritten_is_caught_by_recomputation(
-        results, job, table, column, find, value, point):
+    results, job, table, column, find, value, point
+):
     folder = results / job
     row = row_of(folder, table, *find)
     before = pq.read_table(folder / f"{table}.parquet").column(column)[row].as_py()
@@ -135,8 +148,14 @@ def test_an_edited_value_with_its_sha256_rewritten_is_caught_by_recomputation(
 
 
 def test_an_edited_value_under_the_old_sha256_is_a_damaged_table(results):
-    edit(results / "queens", "counts", "count", row_of(results / "queens", "counts", "n", 8),
-         93, rewrite_sha=False)
+    edit(
+        results / "queens",
+        "counts",
+        "count",
+        row_of(results / "queens", "counts", "n", 8),
+        93,
+        rewrite_sha=False,
+    )
     done = boardsweep("verify", str(results))
     assert done.returncode == 1, done.stdout + done.stderr
     assert "counts.parquet: sha256 DAMAGED" in done.stdout
@@ -146,17 +165,18 @@ def test_an_edited_value_under_the_old_sha256_is_a_damaged_table(results):
 def test_bad_input_is_exit_2_and_one_line(results, tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
-    for args, words in (((str(empty),), "not a results folder"),
-                        ((str(results), "--job", "nope"), "no job 'nope'"),
-                        ((str(results), "--sample", "0"), "--sample")):
+    for args, words in (
+        ((str(empty),), "not a results folder"),
+        ((str(results), "--job", "nope"), "no job 'nope'"),
+        ((str(results), "--sample", "0"), "--sample"),
+    ):
         done = boardsweep("verify", *args)
         assert done.returncode == 2, (args, done.stdout, done.stderr)
         assert words in done.stderr
         assert done.stderr.strip().count("\n") == 0 or "Usage" in done.stderr
 
 
-def test_a_large_point_is_sampled_by_records_against_the_manifest_digests(results,
-                                                                          monkeypatch):
+def test_a_large_point_is_sampled_by_records_against_the_manifest_digests(results, monkeypatch):
     from boardsweep.pipeline import app, audit
 
     monkeypatch.setattr(audit, "WHOLE_SECONDS", 0.0)  # every point counts as large

@@ -29,8 +29,14 @@ def test_a_cold_cache_compiles_each_problem_once_on_different_workers(tmp_path):
     problems = ["queens_rooks", "max_rooks"]
     (tmp_path / "warm.py").write_text(SCRIPT)
     env = {**run_env(), "BOARDSWEEP_CACHE": str(tmp_path / "cache")}
-    done = subprocess.run([sys.executable, "warm.py", ",".join(problems)], cwd=tmp_path,
-                          env=env, capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [sys.executable, "warm.py", ",".join(problems)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stderr
     ready, again = json.loads(done.stdout.splitlines()[-1])
     assert len(ready) == 2
@@ -42,16 +48,18 @@ def test_a_cold_cache_compiles_each_problem_once_on_different_workers(tmp_path):
     # problem compiled already (a busy machine can start a worker process seconds late)
     for worker, mine in ready.items():
         for other, theirs in ready.items():
-            ends = [p["began"] + p["seconds"] for p in theirs["problems"].values()
-                    if p["compiled"]]
+            ends = [p["began"] + p["seconds"] for p in theirs["problems"].values() if p["compiled"]]
             if other != worker and ends and mine["started"] < min(ends) - 1.0:
                 assert any(p["compiled"] for p in mine["problems"].values()), ready
     # warm now: nothing compiles again, anywhere
     assert not any(p["compiled"] for r in again.values() for p in r["problems"].values())
     slowest = max(r["seconds"] for r in ready.values())
     if slowest > 12:  # the driver spoke while it waited, in steps and functions compiled
-        assert re.search(r"kernels: .*(compiling \w+ kernels \(first run on this machine\)|"
-                         r"loading \w+ kernels): \d of \d steps", done.stderr), done.stderr
+        assert re.search(
+            r"kernels: .*(compiling \w+ kernels \(first run on this machine\)|"
+            r"loading \w+ kernels): \d of \d steps",
+            done.stderr,
+        ), done.stderr
 
 
 def test_a_phase_without_progress_of_its_own_says_it_is_alive(caplog):
@@ -88,16 +96,38 @@ def test_the_warm_up_line_counts_steps_and_compiled_functions():
     events = [
         (0, {"run": run, "worker": "w1", "state": "start", "problem": "a"}),
         (0, {"run": run, "worker": "w2", "state": "start", "problem": "b"}),
-        (1, {"run": run, "worker": "w1", "state": "step", "problem": "a", "step": 1,
-             "steps": 3, "functions": 12}),
-        (1, {"run": run, "worker": "w2", "state": "step", "problem": "b", "step": 1,
-             "steps": 2, "functions": 0}),
+        (
+            1,
+            {
+                "run": run,
+                "worker": "w1",
+                "state": "step",
+                "problem": "a",
+                "step": 1,
+                "steps": 3,
+                "functions": 12,
+            },
+        ),
+        (
+            1,
+            {
+                "run": run,
+                "worker": "w2",
+                "state": "step",
+                "problem": "b",
+                "step": 1,
+                "steps": 2,
+                "functions": 0,
+            },
+        ),
         (2, {"run": "other", "worker": "w2", "state": "done", "problem": "b"}),
         (2, {"run": run, "worker": "w2", "state": "done", "problem": "b"}),
     ]
     text, share = progress_line(events, run, ["a", "b"], 2, 40.2)
-    assert text == ("kernels: compiling a kernels (first run on this machine): 1 of 3 steps, "
-                    "12 functions compiled; ready: b (1 of 2 workers); 40 s"), text
+    assert text == (
+        "kernels: compiling a kernels (first run on this machine): 1 of 3 steps, "
+        "12 functions compiled; ready: b (1 of 2 workers); 40 s"
+    ), text
     assert abs(share - (1 + 1 / 3) / 4) < 1e-9, share
     text, _ = progress_line(events[:4], run, ["a", "b"], 2, 9.0)
     assert text.endswith("; loading b kernels: 1 of 2 steps; 9 s"), text
@@ -137,7 +167,8 @@ def test_a_status_line_is_a_bar_on_a_terminal_and_a_log_line_elsewhere():
         status.close()
         assert term.getvalue() == (
             "\r[" + "#" * 15 + "-" * 15 + "] compiling x kernels: 1 of 2 steps\033[K"
-            "\r[" + "#" * 30 + "] compiling x kernels: 2 of 2 steps\033[K\n")
+            "\r[" + "#" * 30 + "] compiling x kernels: 2 of 2 steps\033[K\n"
+        )
         plain = Status(io.StringIO(), interval=10, first=0)
         plain.show("one", 0.5)
         plain.show("two", 0.6)  # not due again for 10 s

@@ -33,8 +33,12 @@ PACKAGES = ("pipeline", "solvers")  # the repository's folders the wheel maps un
 def wheel(tmp_path_factory) -> Path:
     """The wheel of this checkout, built the way `pip wheel` / `python -m build` builds it."""
     out = tmp_path_factory.mktemp("wheel")
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
-                           str(out), str(ROOT)], capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     (found,) = out.glob("boardsweep-*.whl")
     return found
@@ -48,25 +52,48 @@ def installed(wheel, tmp_path_factory) -> dict:
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = venv / "bin" / "python"
-    purelib = subprocess.run([str(python), "-c", "import sysconfig; "
-                              "print(sysconfig.get_paths()['purelib'])"], check=True,
-                             capture_output=True, text=True).stdout.strip()
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     (Path(purelib) / "dependencies.pth").write_text(
-        "\n".join(p for p in site.getsitepackages() if Path(p).is_dir()) + "\n")
-    done = subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "-q", str(wheel)],
-                          capture_output=True, text=True, timeout=600)
+        "\n".join(p for p in site.getsitepackages() if Path(p).is_dir()) + "\n"
+    )
+    done = subprocess.run(
+        [str(python), "-m", "pip", "install", "--no-deps", "-q", str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     empty = base / "work"
     empty.mkdir()
-    env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(base), "NO_COLOR": "1",
-           "BOARDSWEEP_CACHE": str(base / "cache"), "LANG": "C.UTF-8"}
-    return {"python": str(python), "boardsweep": str(venv / "bin" / "boardsweep"),
-            "cwd": empty, "env": env}
+    env = {
+        "PATH": f"{venv / 'bin'}:/usr/bin:/bin",
+        "HOME": str(base),
+        "NO_COLOR": "1",
+        "BOARDSWEEP_CACHE": str(base / "cache"),
+        "LANG": "C.UTF-8",
+    }
+    return {
+        "python": str(python),
+        "boardsweep": str(venv / "bin" / "boardsweep"),
+        "cwd": empty,
+        "env": env,
+    }
 
 
 def _run(installed: dict, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
-    return subprocess.run(list(args), cwd=installed["cwd"], env=installed["env"],
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        list(args),
+        cwd=installed["cwd"],
+        env=installed["env"],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def test_the_wheel_holds_boardsweep_alone_and_every_module_of_it(wheel):
@@ -81,24 +108,36 @@ def test_the_wheel_holds_boardsweep_alone_and_every_module_of_it(wheel):
             if relative.parts[0] != "root":  # pipeline/root is boardsweep itself
                 expected.add(f"boardsweep/{folder}/{relative.as_posix()}")
     assert inside == expected
-    assert not any("tests/" in n or "benchmarks/" in n or n.endswith(".txt") and "data" in n
-                   for n in names)
+    assert not any(
+        "tests/" in n or "benchmarks/" in n or n.endswith(".txt") and "data" in n for n in names
+    )
 
 
 def test_the_installed_command_line_and_module_answer_from_an_empty_folder(installed):
     done = _run(installed, installed["boardsweep"], "solve", "nqueens", "8")
     assert (done.returncode, done.stdout) == (0, "92\n"), done.stderr
-    done = _run(installed, installed["python"], "-m", "boardsweep", "solve", "queens_rooks",
-                "3", "1")
+    done = _run(
+        installed, installed["python"], "-m", "boardsweep", "solve", "queens_rooks", "3", "1"
+    )
     assert (done.returncode, done.stdout) == (0, "8\n"), done.stderr
-    done = _run(installed, installed["python"], "-c", "import boardsweep, boardsweep.solvers; "
-                "print(boardsweep.__version__, boardsweep.__file__, "
-                "boardsweep.solvers.get('slant').name)")
+    done = _run(
+        installed,
+        installed["python"],
+        "-c",
+        "import boardsweep, boardsweep.solvers; "
+        "print(boardsweep.__version__, boardsweep.__file__, "
+        "boardsweep.solvers.get('slant').name)",
+    )
     version, path, name = done.stdout.split()
     assert "site-packages/boardsweep/" in path and name == "slant", done.stderr
-    assert version == json.loads(_run(installed, installed["python"], "-c", "import json, "
-                                      "importlib.metadata as m; print(json.dumps("
-                                      "m.version('boardsweep')))").stdout)
+    assert version == json.loads(
+        _run(
+            installed,
+            installed["python"],
+            "-c",
+            "import json, importlib.metadata as m; print(json.dumps(m.version('boardsweep')))",
+        ).stdout
+    )
     for name in ("solvers", "pipeline"):  # nothing is installed under another project's name
         done = _run(installed, installed["python"], "-c", f"import {name}")
         assert done.returncode == 1 and "ModuleNotFoundError" in done.stderr
@@ -110,36 +149,82 @@ def test_the_installed_package_runs_a_job_on_a_two_worker_cluster(installed):
         "output: results\ncluster: {kind: local, workers: 2}\njobs:\n"
         "  - {name: q, problem: nqueens, n: '4..9'}\n"
         "  - {name: w, problem: max_rooks, boards: {generate: {n: 5, density: 0.3, count: 50, "
-        "seed: 1}}}\n")
+        "seed: 1}}}\n"
+    )
     done = _run(installed, installed["boardsweep"], "run")
     assert done.returncode == 0, done.stderr
     assert "2 workers ready" in done.stderr
-    done = _run(installed, installed["python"], "-c", "import pyarrow.parquet as pq; t = "
-                "pq.read_table('results/q/counts.parquet'); print(t.column('count_text')"
-                ".to_pylist(), pq.read_table('results/w/maxima.parquet').num_rows)")
+    done = _run(
+        installed,
+        installed["python"],
+        "-c",
+        "import pyarrow.parquet as pq; t = "
+        "pq.read_table('results/q/counts.parquet'); print(t.column('count_text')"
+        ".to_pylist(), pq.read_table('results/w/maxima.parquet').num_rows)",
+    )
     assert done.stdout.strip() == "['2', '10', '4', '40', '92', '352'] 50", done.stderr
 
 
 def test_the_installed_package_runs_on_workers_started_apart(installed, tmp_path):
     python, env = installed["python"], installed["env"]
     scheduler_file = tmp_path / "scheduler.json"
-    procs = [subprocess.Popen([python, "-m", "distributed.cli.dask_scheduler", "--host",
-                               "127.0.0.1", "--port", "0", "--dashboard-address",
-                               "127.0.0.1:0", "--scheduler-file", str(scheduler_file)],
-                              env=env, cwd=tmp_path, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)]
+    procs = [
+        subprocess.Popen(
+            [
+                python,
+                "-m",
+                "distributed.cli.dask_scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--dashboard-address",
+                "127.0.0.1:0",
+                "--scheduler-file",
+                str(scheduler_file),
+            ],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    ]
     try:
         deadline = time.monotonic() + 60
         while not (scheduler_file.exists() and scheduler_file.read_text().endswith("}")):
             assert time.monotonic() < deadline, "the scheduler did not start"
             time.sleep(0.1)
-        procs.append(subprocess.Popen([python, "-m", "distributed.cli.dask_worker",
-                                       "--scheduler-file", str(scheduler_file), "--nthreads",
-                                       "1", "--host", "127.0.0.1", "--no-dashboard"],
-                                      env=env, cwd=tmp_path, stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.DEVNULL))
-        done = _run(installed, installed["boardsweep"], "solve", "nqueens", "10",
-                    "--scheduler-file", str(scheduler_file), "--security", "none")
+        procs.append(
+            subprocess.Popen(
+                [
+                    python,
+                    "-m",
+                    "distributed.cli.dask_worker",
+                    "--scheduler-file",
+                    str(scheduler_file),
+                    "--nthreads",
+                    "1",
+                    "--host",
+                    "127.0.0.1",
+                    "--no-dashboard",
+                ],
+                env=env,
+                cwd=tmp_path,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
+        done = _run(
+            installed,
+            installed["boardsweep"],
+            "solve",
+            "nqueens",
+            "10",
+            "--scheduler-file",
+            str(scheduler_file),
+            "--security",
+            "none",
+        )
         assert (done.returncode, done.stdout) == (0, "724\n"), done.stderr
     finally:
         for proc in reversed(procs):
@@ -204,34 +289,58 @@ def test_the_installed_package_runs_a_job_on_slurm_worker_jobs(installed, job_na
         "dashboard_address: ':0', workers: 2, cores: 1, memory: 1GB, walltime: '00:10:00'}\n"
         "jobs:\n  - {name: q, problem: nqueens, n: '4..9'}\n"
         "  - {name: w, problem: max_rooks, boards: {generate: {n: 5, density: 0.3, count: 50, "
-        "seed: 1}}}\n")
+        "seed: 1}}}\n"
+    )
     seen = tmp_path / "witness"
     seen.mkdir()
     preload = tmp_path / "witness.py"
     preload.write_text(WITNESS.format(folder=str(seen)))
     env = {**installed["env"], "DASK_DISTRIBUTED__WORKER__PRELOAD": str(preload)}
-    done = subprocess.run([installed["boardsweep"], "run"], cwd=folder, env=env,
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [installed["boardsweep"], "run"],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     done_read = subprocess.run(
-        [installed["python"], "-c", "import pyarrow.parquet as pq; t = pq.read_table("
-         "'results/q/counts.parquet'); print(t.column('count_text').to_pylist(), "
-         "pq.read_table('results/w/maxima.parquet').num_rows)"],
-        cwd=folder, env=installed["env"], capture_output=True, text=True, timeout=120)
+        [
+            installed["python"],
+            "-c",
+            "import pyarrow.parquet as pq; t = pq.read_table("
+            "'results/q/counts.parquet'); print(t.column('count_text').to_pylist(), "
+            "pq.read_table('results/w/maxima.parquet').num_rows)",
+        ],
+        cwd=folder,
+        env=installed["env"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done_read.stdout.strip() == "['2', '10', '4', '40', '92', '352'] 50", done_read.stderr
 
     jobs = on_slurm._worker_jobs(done.stderr)
     assert len(jobs) == 2 and set(jobs) <= set(on_slurm._jobs(job_name)), done.stderr
     for job in jobs:  # the job script Slurm ran starts the worker with the venv's python
-        script = subprocess.run(["scontrol", "write", "batch_script", job, "-"],
-                                capture_output=True, text=True, timeout=30)
-        assert f"\n{installed['python']} -m distributed.cli.dask_worker " in script.stdout, \
+        script = subprocess.run(
+            ["scontrol", "write", "batch_script", job, "-"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert f"\n{installed['python']} -m distributed.cli.dask_worker " in script.stdout, (
             script.stdout + script.stderr
+        )
         assert on_slurm._job(job)["JobName"] == job_name
     # and inside each worker process: the venv's interpreter, the wheel's boardsweep
-    purelib = subprocess.run([installed["python"], "-c", "import sysconfig; "
-                              "print(sysconfig.get_paths()['purelib'])"], check=True,
-                             capture_output=True, text=True).stdout.strip()
+    purelib = subprocess.run(
+        [installed["python"], "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     site_boardsweep = f"{purelib}/boardsweep/"
     assert site_boardsweep.startswith(f"{venv}/") and not site_boardsweep.startswith(str(ROOT))
     records = {p.stem: json.loads(p.read_text()) for p in seen.glob("*.json")}
@@ -243,6 +352,8 @@ def test_the_installed_package_runs_a_job_on_slurm_worker_jobs(installed, job_na
         files = [f for f in record["modules"].values() if f is not None]
         assert files and all(f.startswith(site_boardsweep) for f in files), record
     worked = [r for r in records.values() if r["tasks"]]
-    assert worked and all({"boardsweep.solvers.nqueens", "boardsweep.solvers.max_rooks"}
-                          <= r["modules"].keys() for r in worked), records
+    assert worked and all(
+        {"boardsweep.solvers.nqueens", "boardsweep.solvers.max_rooks"} <= r["modules"].keys()
+        for r in worked
+    ), records
     assert not on_slurm._wait_ended(job_name, 20), on_slurm._jobs(job_name)

@@ -23,8 +23,9 @@ def test_a_worker_drops_only_the_heartbeat_error_of_a_closing_scheduler():
         log.error("Worker lost: some other error")
         logging.getLogger("distributed.nanny").warning("Failed to communicate with scheduler x")
     """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
     lines = done.stderr.splitlines()
     assert "heartbeat" not in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert any("Worker lost: some other error" in line for line in lines), done.stderr

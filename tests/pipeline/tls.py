@@ -14,8 +14,11 @@ def write_tls(folder: Path) -> dict[str, str]:
     made = Security.temporary()
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     files = {}
-    for name, pem in (("ca", made.tls_ca_file), ("cert", made.tls_client_cert),
-                      ("key", made.tls_client_key)):
+    for name, pem in (
+        ("ca", made.tls_ca_file),
+        ("cert", made.tls_client_cert),
+        ("key", made.tls_client_key),
+    ):
         path = folder / f"{name}.pem"
         path.write_text(pem)
         os.chmod(path, 0o600)

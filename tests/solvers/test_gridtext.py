@@ -63,5 +63,7 @@ def test_first_bad_grid_order():
     good = np.array([4, 4, 0, 0])
     assert gridtext.first_bad_grid(rows, cols, good, good, -1) == (2, gridtext.SIZE)
     assert gridtext.first_bad_grid(rows[3:], cols[3:], good[3:], good[3:], -1) == (
-        0, gridtext.LARGE)
+        0,
+        gridtext.LARGE,
+    )
     assert gridtext.first_bad_grid(rows[:1], cols[:1], good[:1], good[:1], -1) is None

@@ -23,17 +23,27 @@ def _modules() -> dict[str, Path]:
 
 def test_reports_and_figures_are_marked_and_left_out_of_every_version():
     marked = {name for name, path in _modules().items() if is_presentation(path)}
-    assert {f"boardsweep.solvers.{name}" for name in (
-        "figures", "nqueens.report", "queens_rooks.report", "slant.report", "max_rooks.report")
+    assert {
+        f"boardsweep.solvers.{name}"
+        for name in (
+            "figures",
+            "nqueens.report",
+            "queens_rooks.report",
+            "slant.report",
+            "max_rooks.report",
+        )
     } <= marked
-    assert not any(is_presentation(module_file(m)) for m in ("boardsweep.solvers.max_rooks.exact",
-                                                               "boardsweep.solvers.contract"))
+    assert not any(
+        is_presentation(module_file(m))
+        for m in ("boardsweep.solvers.max_rooks.exact", "boardsweep.solvers.contract")
+    )
     for name in solvers.names():
         problem = solvers.get(name)
         inside = closure(problem.modules)
         assert not marked & set(inside), name
-        assert any(m.endswith("kernel") or m.endswith("match") for m in inside) or \
-            len(inside) > 2, name  # the closure still holds the computing modules
+        assert (
+            any(m.endswith("kernel") or m.endswith("match") for m in inside) or len(inside) > 2
+        ), name  # the closure still holds the computing modules
 
 
 def test_no_computing_module_imports_a_presentation_module():

@@ -30,8 +30,9 @@ def sees(board: np.ndarray, a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 def brute_force(board: np.ndarray) -> tuple[int, int, int]:
     """(max rooks, placements reaching it, legal placements) over all subsets of open cells."""
-    cells = [(i, j) for i in range(board.shape[0]) for j in range(board.shape[1])
-             if board[i, j] == 0]
+    cells = [
+        (i, j) for i in range(board.shape[0]) for j in range(board.shape[1]) if board[i, j] == 0
+    ]
     masks = np.arange(2 ** len(cells), dtype=np.uint32)
     legal = np.ones(masks.shape, dtype=bool)
     for (p, a), (q, b) in itertools.combinations(enumerate(cells), 2):
@@ -79,11 +80,15 @@ def from_rows(rows: list[str]) -> np.ndarray:
 
 
 def test_seed_sample_boards():
-    batch = mr.make_batch([
-        from_rows([".X..", "....", "XX..", "...."]), from_rows(["XX", ".X"]),
-        from_rows([".X.", "X.X", ".X."]), from_rows(["...", ".XX", ".XX"]),
-        from_rows(["....", "....", "....", "...."]),
-    ])
+    batch = mr.make_batch(
+        [
+            from_rows([".X..", "....", "XX..", "...."]),
+            from_rows(["XX", ".X"]),
+            from_rows([".X.", "X.X", ".X."]),
+            from_rows(["...", ".XX", ".XX"]),
+            from_rows(["....", "....", "....", "...."]),
+        ]
+    )
     out = mr.solve_batch(batch, counts=True)
     assert out["max_rooks"].tolist() == [5, 1, 5, 2, 4]
     # the empty 4 x 4 board: sum over k of C(4, k)^2 k! placements, 4! of them maximum
@@ -105,20 +110,25 @@ def test_matching_and_counts_agree_with_dfs_on_small_boards():
         assert int(out["max_placements"][b]) == ref.max_placements
         assert int(out["placements"][b]) == ref.placements
         assert out["walls"][b] == board.sum()
-        placement = out["placement"][po[b]:po[b + 1]]
+        placement = out["placement"][po[b] : po[b + 1]]
         assert placement.shape[0] == ref.max_rooks
         check_placement(board, placement)
 
 
 def test_counts_agree_with_dfs_on_larger_boards():
     rng = np.random.default_rng(1315)
-    boards = [(rng.random((r, c)) < 0.3).astype(np.uint8)
-              for r, c in [(6, 6)] * 150 + [(7, 6), (6, 7), (7, 7)] * 6 + [(3, 14), (12, 3)] * 5]
+    boards = [
+        (rng.random((r, c)) < 0.3).astype(np.uint8)
+        for r, c in [(6, 6)] * 150 + [(7, 6), (6, 7), (7, 7)] * 6 + [(3, 14), (12, 3)] * 5
+    ]
     out = mr.solve_batch(mr.make_batch(boards), counts=True)
     for b, board in enumerate(boards):
         ref = mr.max_rooks_dfs(board)
-        assert (out["max_rooks"][b], int(out["max_placements"][b]), int(out["placements"][b])) \
-            == (ref.max_rooks, ref.max_placements, ref.placements)
+        assert (out["max_rooks"][b], int(out["max_placements"][b]), int(out["placements"][b])) == (
+            ref.max_rooks,
+            ref.max_placements,
+            ref.placements,
+        )
 
 
 @pytest.mark.parametrize("side, count, most_open", [(4, 80, 16), (5, 40, 18)])
@@ -134,22 +144,34 @@ def test_dfs_and_counts_agree_with_subset_brute_force(side, count, most_open):
     for b, board in enumerate(boards):
         best, at_best, total = brute_force(board)
         assert mr.max_rooks_dfs(board)[:3] == (best, at_best, total)
-        assert (out["max_rooks"][b], int(out["max_placements"][b]), int(out["placements"][b])) \
-            == (best, at_best, total)
+        assert (out["max_rooks"][b], int(out["max_placements"][b]), int(out["placements"][b])) == (
+            best,
+            at_best,
+            total,
+        )
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.integers(1, 6).flatmap(lambda r: st.integers(1, 6).flatmap(
-    lambda c: st.lists(st.integers(0, 1), min_size=r * c, max_size=r * c).map(
-        lambda v: np.array(v, dtype=np.uint8).reshape(r, c)))))
+@given(
+    st.integers(1, 6).flatmap(
+        lambda r: st.integers(1, 6).flatmap(
+            lambda c: st.lists(st.integers(0, 1), min_size=r * c, max_size=r * c).map(
+                lambda v: np.array(v, dtype=np.uint8).reshape(r, c)
+            )
+        )
+    )
+)
 def test_hypothesis_boards(board):
     out = mr.solve_batch(mr.make_batch([board, board.T.copy()]), counts=True)
     ref = mr.max_rooks_dfs(board)
     for b in range(2):  # a board and its transpose have the same answers
-        assert (out["max_rooks"][b], int(out["max_placements"][b]), int(out["placements"][b])) \
-            == (ref.max_rooks, ref.max_placements, ref.placements)
+        assert (out["max_rooks"][b], int(out["max_placements"][b]), int(out["placements"][b])) == (
+            ref.max_rooks,
+            ref.max_placements,
+            ref.placements,
+        )
     po = out["placement_offsets"]
-    check_placement(board, out["placement"][po[0]:po[1]])
+    check_placement(board, out["placement"][po[0] : po[1]])
 
 
 def covered(board: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
@@ -188,8 +210,13 @@ def test_konig_cover_proves_large_maxima(n, density):
 
 
 def test_no_open_cells_and_single_cells():
-    boards = [np.ones((3, 4), np.uint8), np.zeros((1, 1), np.uint8), np.ones((1, 1), np.uint8),
-              np.zeros((1, 9), np.uint8), np.zeros((9, 1), np.uint8)]
+    boards = [
+        np.ones((3, 4), np.uint8),
+        np.zeros((1, 1), np.uint8),
+        np.ones((1, 1), np.uint8),
+        np.zeros((1, 9), np.uint8),
+        np.zeros((9, 1), np.uint8),
+    ]
     out = mr.solve_batch(mr.make_batch(boards), counts=True)
     assert out["max_rooks"].tolist() == [0, 1, 0, 1, 1]
     assert out["max_placements"].tolist() == [1, 1, 1, 9, 9]
@@ -212,7 +239,7 @@ def by_components(board: np.ndarray) -> tuple[int, int, int] | None:
         rows, cols = np.nonzero(labels == piece)
         if rows.shape[0] > 16:
             return None
-        window = labels[rows.min():rows.max() + 1, cols.min():cols.max() + 1]
+        window = labels[rows.min() : rows.max() + 1, cols.min() : cols.max() + 1]
         b, a, t = brute_force((window != piece).astype(np.uint8))
         best, at_best, total = best + b, at_best * a, total * t
     return best, at_best, total
@@ -237,8 +264,11 @@ def test_sparse_boards_up_to_64_open_cells_any_shape():
     out = mr.solve_batch(mr.make_batch(boards), counts=True)
     assert max(int((b == 0).sum()) for b in boards) == 64
     for b, want in enumerate(expected):
-        assert (out["max_rooks"][b], int(out["max_placements"][b]), int(out["placements"][b])) \
-            == want
+        assert (
+            out["max_rooks"][b],
+            int(out["max_placements"][b]),
+            int(out["placements"][b]),
+        ) == want
 
 
 # ----------------------------------------------------------------------------- exact big counts
@@ -262,7 +292,7 @@ def test_block_products_exercise_carries():
     blocks = [np.zeros((2, 2), np.uint8)] * 50 + [np.zeros((3, 3), np.uint8)] * 50
     board = np.ones((3, 4 * 100), np.uint8)
     for q, block in enumerate(blocks):
-        board[:block.shape[0], 4 * q:4 * q + block.shape[1]] = block
+        board[: block.shape[0], 4 * q : 4 * q + block.shape[1]] = block
     out = mr.solve_batch(mr.make_batch([board, board.T.copy()]), counts=True)
     assert out["max_rooks"].tolist() == [2 * 50 + 3 * 50] * 2
     assert out["max_placements"].tolist() == [2**50 * 6**50] * 2
@@ -321,10 +351,22 @@ def test_generate_density_and_dtypes():
     assert mr.generate(5, 0.5, 0, seed=1)["offsets"].tolist() == [0]
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"n": 0}, {"n": -3}, {"n": 2.5}, {"n": True}, {"density": -0.1}, {"density": 1.5},
-    {"density": float("nan")}, {"density": "0.3"}, {"count": -1}, {"seed": -1}, {"start": -1},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"n": 0},
+        {"n": -3},
+        {"n": 2.5},
+        {"n": True},
+        {"density": -0.1},
+        {"density": 1.5},
+        {"density": float("nan")},
+        {"density": "0.3"},
+        {"count": -1},
+        {"seed": -1},
+        {"start": -1},
+    ],
+)
 def test_generate_bad_parameters(kwargs):
     args = {"n": 4, "density": 0.3, "count": 2, "seed": 1} | kwargs
     with pytest.raises(ParamError):
@@ -334,18 +376,21 @@ def test_generate_bad_parameters(kwargs):
 # ----------------------------------------------------------------------------- batch checks
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda b: b.pop("cells"), "lacks column 'cells'"),
-    (lambda b: b.__setitem__("rows", b["rows"][:1]), "disagree"),
-    (lambda b: b.__setitem__("offsets", b["offsets"] + 1), "offsets"),
-    (lambda b: b["cells"].__setitem__(0, 2), "0 \\(open\\) or 1"),
-    (lambda b: b.__setitem__("cells", b["cells"][:-1]), "cells"),
-    (lambda b: b.__setitem__("cols", np.array([0, 3], np.int32)), ">= 1"),
-    (lambda b: b.__setitem__("rows", np.array([[2, 3]])), "1-D integer"),
-    (lambda b: b.__setitem__("cells", b["cells"].astype(float)), "1-D integer"),
-    (lambda b: b.__setitem__("cells", b["cells"].astype(np.int64) + 256), "outside uint8"),
-    (lambda b: b.__setitem__("rows", np.array([2**32 + 2, 3])), "outside int32"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda b: b.pop("cells"), "lacks column 'cells'"),
+        (lambda b: b.__setitem__("rows", b["rows"][:1]), "disagree"),
+        (lambda b: b.__setitem__("offsets", b["offsets"] + 1), "offsets"),
+        (lambda b: b["cells"].__setitem__(0, 2), "0 \\(open\\) or 1"),
+        (lambda b: b.__setitem__("cells", b["cells"][:-1]), "cells"),
+        (lambda b: b.__setitem__("cols", np.array([0, 3], np.int32)), ">= 1"),
+        (lambda b: b.__setitem__("rows", np.array([[2, 3]])), "1-D integer"),
+        (lambda b: b.__setitem__("cells", b["cells"].astype(float)), "1-D integer"),
+        (lambda b: b.__setitem__("cells", b["cells"].astype(np.int64) + 256), "outside uint8"),
+        (lambda b: b.__setitem__("rows", np.array([2**32 + 2, 3])), "outside int32"),
+    ],
+)
 def test_bad_batches(change, message):
     batch = mr.make_batch([np.zeros((2, 2), np.uint8), np.zeros((3, 3), np.uint8)])
     change(batch)

@@ -43,13 +43,29 @@ def test_declarations():
     assert P.outputs(job({"n": 4, "density": 0.1, "count": 1, "seed": 0})) == ("maxima",)
     boards = P.set_table.compute_schema()
     assert [(f.name, str(f.type), f.nullable) for f in boards] == [
-        ("board_id", "int64", False), ("rows", "int32", False), ("cols", "int32", False),
-        ("density", "double", True), ("cells", "string", False)]
+        ("board_id", "int64", False),
+        ("rows", "int32", False),
+        ("cols", "int32", False),
+        ("density", "double", True),
+        ("cells", "string", False),
+    ]
     maxima = P.result.compute_schema()
-    assert maxima.names == ["board_id", "rows", "cols", "density", "walls", "max_rooks",
-                            "max_placements", "max_placements_text", "placements",
-                            "placements_text", "count_status", "count_memory", "placement",
-                            "nodes"]
+    assert maxima.names == [
+        "board_id",
+        "rows",
+        "cols",
+        "density",
+        "walls",
+        "max_rooks",
+        "max_placements",
+        "max_placements_text",
+        "placements",
+        "placements_text",
+        "count_status",
+        "count_memory",
+        "placement",
+        "nodes",
+    ]
     assert maxima.field("count_status").nullable and maxima.field("count_memory").nullable
     assert maxima.field("placement").type == pa.list_(pa.int32())
     assert maxima.field("max_placements").type == pa.decimal128(38, 0)
@@ -62,7 +78,8 @@ def test_groups_one_per_shape_and_density_sorted():
     params = job({"n": [8, 4], "rows": [3, 2], "density": [0.3, 0.1], "count": 7, "seed": 5})
     groups = P.points(params, "boards")
     assert [(g.params["rows"], g.params["cols"], g.params["density"]) for g in groups] == [
-        (r, c, d) for r in (2, 3) for c in (4, 8) for d in (0.1, 0.3)]
+        (r, c, d) for r in (2, 3) for c in (4, 8) for d in (0.1, 0.3)
+    ]
     assert all(g.units == 7 and g.seconds > 0 and g.params["seed"] == 5 for g in groups)
     assert groups[0].label == "2x4 density 0.1" and groups[0].table == "boards"
     square = P.points(job({"n": [6, 5], "density": 0.25, "count": 2, "seed": 1}), "maxima")
@@ -72,8 +89,10 @@ def test_groups_one_per_shape_and_density_sorted():
 
 @pytest.mark.parametrize("counts", [False, True])
 def test_random_splits_give_the_same_tables(counts):
-    params = job({"n": [3, 5, 7], "rows": [4, 6], "density": [0.0, 0.2, 0.45], "count": 13,
-                  "seed": 11}, counts=counts)
+    params = job(
+        {"n": [3, 5, 7], "rows": [4, 6], "density": [0.0, 0.2, 0.45], "count": 13, "seed": 11},
+        counts=counts,
+    )
     whole = run_in_process(P, params)["maxima"]
     assert whole.num_rows == 6 * 3 * 13
     for seed in range(3):
@@ -85,8 +104,11 @@ def test_random_splits_give_the_same_tables(counts):
         for b in range(0, whole.num_rows, 17):
             ref = mr.max_rooks_dfs(mr.board_at(batch, b))
             row = whole.slice(b, 1).to_pylist()[0]
-            assert (row["max_rooks"], int(row["max_placements_text"]),
-                    int(row["placements_text"])) == ref[:3]
+            assert (
+                row["max_rooks"],
+                int(row["max_placements_text"]),
+                int(row["placements_text"]),
+            ) == ref[:3]
 
 
 def boards_table(params: dict) -> pa.Table:
@@ -112,20 +134,17 @@ def test_set_table_splits_and_densities():
 
 def test_boards_depend_on_seed_shape_density_and_index_alone():
     base = boards_of(job({"n": [4, 6], "density": [0.2, 0.35], "count": 5, "seed": 9}))
-    wider = boards_of(job({"n": [7, 6, 4, 3], "density": [0.5, 0.35, 0.2], "count": 8,
-                           "seed": 9}))
+    wider = boards_of(job({"n": [7, 6, 4, 3], "density": [0.5, 0.35, 0.2], "count": 8, "seed": 9}))
     again = boards_of(job({"n": [6, 4], "density": [0.35, 0.2], "count": 5, "seed": 9}))
     assert again == base
     assert len(base) == 20 and len(wider) == 96
     assert all(wider[key] == cells for key, cells in base.items())
-    rect = boards_of(job({"n": [4, 6], "rows": [4, 5], "density": [0.2], "count": 5,
-                          "seed": 9}))
+    rect = boards_of(job({"n": [4, 6], "rows": [4, 5], "density": [0.2], "count": 5, "seed": 9}))
     assert all(rect[key] == base[key] for key in rect if key in base)
     other = boards_of(job({"n": [4, 6], "density": [0.2, 0.35], "count": 5, "seed": 10}))
     assert sum(other[k] != base[k] for k in base) >= 18
     # groups do not share random bits: 4x6 is not 6x4 transposed or reread
-    shapes = boards_of(job({"n": [4, 6], "rows": [4, 6], "density": [0.5], "count": 3,
-                            "seed": 1}))
+    shapes = boards_of(job({"n": [4, 6], "rows": [4, 6], "density": [0.5], "count": 3, "seed": 1}))
     assert shapes[(4, 6, 0.5, 0)] != shapes[(6, 4, 0.5, 0)]
     assert len(set(shapes.values())) == len(shapes)
 
@@ -143,14 +162,22 @@ def test_board_alone_equals_board_in_a_range():
 
 def test_generator_hash_keys():
     bits = np.array([0.25], np.float64).view(np.uint64)[0]
-    keys = {int(group_key(np.uint64(s), np.uint64(r), np.uint64(c), b))
-            for s, r, c, b in [(1, 4, 6, bits), (1, 6, 4, bits), (2, 4, 6, bits),
-                               (1, 4, 6, np.uint64(0)), (1, 4, 6, bits + np.uint64(1))]}
+    keys = {
+        int(group_key(np.uint64(s), np.uint64(r), np.uint64(c), b))
+        for s, r, c, b in [
+            (1, 4, 6, bits),
+            (1, 6, 4, bits),
+            (2, 4, 6, bits),
+            (1, 4, 6, np.uint64(0)),
+            (1, 4, 6, bits + np.uint64(1)),
+        ]
+    }
     assert len(keys) == 5
     a = mr.generate(5, 0.3, 4, seed=7, rows=3)
     assert a["rows"].tolist() == [3] * 4 and a["cols"].tolist() == [5] * 4
-    assert np.array_equal(mr.generate(5, -0.0, 2, seed=7)["cells"],
-                          mr.generate(5, 0.0, 2, seed=7)["cells"])
+    assert np.array_equal(
+        mr.generate(5, -0.0, 2, seed=7)["cells"], mr.generate(5, 0.0, 2, seed=7)["cells"]
+    )
 
 
 def sample() -> str:
@@ -182,15 +209,17 @@ def test_judge_byte_for_byte():
     maxima = run_in_process(P, params, random.Random(1), rows=table)["maxima"]
     notes: list[str] = []
     for size in (1, 2, 100):
-        out = b"".join(P.judge.write({"maxima": iter(maxima.to_batches(max_chunksize=size))},
-                                     params, notes.append))
+        out = b"".join(
+            P.judge.write(
+                {"maxima": iter(maxima.to_batches(max_chunksize=size))}, params, notes.append
+            )
+        )
         assert out == expected
     assert notes == []
 
 
 def test_text_round_trip_of_generated_boards():
-    table = boards_table(job({"n": [3, 5], "rows": [2, 5], "density": 0.4, "count": 3,
-                              "seed": 8}))
+    table = boards_table(job({"n": [3, 5], "rows": [2, 5], "density": 0.4, "count": 3, "seed": 8}))
     again = P.read_text(P.write_text(table))
     assert again.column("cells").equals(table.column("cells"))
     assert again.column("board_id").to_pylist() == list(range(12))
@@ -198,24 +227,40 @@ def test_text_round_trip_of_generated_boards():
 
 def bad_set(**change) -> pa.Table:
     """A set of three good boards (ids 5, 7, 9) with one column changed."""
-    columns = {"board_id": [5, 7, 9], "rows": [2, 3, 1], "cols": [2, 3, 4],
-               "density": [None] * 3, "cells": ["..X.", ".X.X.X.X.", "XX.."]}
+    columns = {
+        "board_id": [5, 7, 9],
+        "rows": [2, 3, 1],
+        "cols": [2, 3, 4],
+        "density": [None] * 3,
+        "cells": ["..X.", ".X.X.X.X.", "XX.."],
+    }
     columns.update(change)
     return pa.table(columns, schema=P.set_table.compute_schema())
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"cells": ["..X.", ".X.X.X.X.XXX", "XX.."]}, "board 7: 12 cells for 3 x 3$"),
-    ({"cells": ["..X.", ".X.X.X.X.", "XX."]}, "board 9: 3 cells for 1 x 4$"),
-    ({"cells": ["..X.", ".X.X.x.X.", "XX.#"]}, r"board 7: cells may hold only '\.' \(open\) "
-     r"and 'X' \(wall\), not 'x'"),
-    ({"cells": ["..X.", ".X.X.X.X.", "XX.é"]}, "board 9: .* not 'é'$"),
-    ({"cells": ["..X.", ".X.X.X.X.", "é"]}, "board 9: .* not 'é'$"),
-    ({"rows": [2, 0, 1], "cells": ["..X.", "", "XX.."]}, "board 7: 0 x 3 cells: rows and cols "
-     "must be >= 1"),
-    ({"rows": [2, 3, 50000], "cols": [2, 3, 50000]}, r"board 9: 50000 x 50000 has 2500000000 "
-     r"cells: at most 2\*\*31 - 1"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"cells": ["..X.", ".X.X.X.X.XXX", "XX.."]}, "board 7: 12 cells for 3 x 3$"),
+        ({"cells": ["..X.", ".X.X.X.X.", "XX."]}, "board 9: 3 cells for 1 x 4$"),
+        (
+            {"cells": ["..X.", ".X.X.x.X.", "XX.#"]},
+            r"board 7: cells may hold only '\.' \(open\) "
+            r"and 'X' \(wall\), not 'x'",
+        ),
+        ({"cells": ["..X.", ".X.X.X.X.", "XX.é"]}, "board 9: .* not 'é'$"),
+        ({"cells": ["..X.", ".X.X.X.X.", "é"]}, "board 9: .* not 'é'$"),
+        (
+            {"rows": [2, 0, 1], "cells": ["..X.", "", "XX.."]},
+            "board 7: 0 x 3 cells: rows and cols must be >= 1",
+        ),
+        (
+            {"rows": [2, 3, 50000], "cols": [2, 3, 50000]},
+            r"board 9: 50000 x 50000 has 2500000000 "
+            r"cells: at most 2\*\*31 - 1",
+        ),
+    ],
+)
 def test_check_set_names_the_board(change, message):
     P.check_set(bad_set())
     with pytest.raises(ParamError, match=message):
@@ -226,8 +271,7 @@ def test_check_set_reports_the_first_bad_board():
     table = bad_set(rows=[2, 3, 0], cells=["..X.", ".X.X.X.X.X", "XX.."])
     with pytest.raises(ParamError, match="board 7: 10 cells"):
         P.check_set(table)
-    both = pa.concat_tables([bad_set(), bad_set(board_id=[1, 2, 3], cells=["..X.", "?" * 9,
-                                                                            ""])])
+    both = pa.concat_tables([bad_set(), bad_set(board_id=[1, 2, 3], cells=["..X.", "?" * 9, ""])])
     for table in (both, both.combine_chunks()):  # chunked, and a slice with an offset
         with pytest.raises(ParamError, match="board 2: cells may hold only .* not '\\?'"):
             P.check_set(table.slice(3, 3))
@@ -250,8 +294,11 @@ def test_costs():
 def test_counting_costs_are_bounded_for_boards_too_large_to_count(rows, cols):
     """Such a board stops at its memory cap and gets a status: its estimate is bounded, not
     infinite (which made the whole set bad input)."""
-    columns = {"board_id": np.array([4, 11]), "rows": np.array([8, rows]),
-               "cols": np.array([8, cols])}
+    columns = {
+        "board_id": np.array([4, 11]),
+        "rows": np.array([8, rows]),
+        "cols": np.array([8, cols]),
+    }
     counted = P.costs(columns, {"counts": True})
     plain = P.costs(columns, {"counts": False})
     assert np.isfinite(counted).all()
@@ -262,8 +309,9 @@ def test_points_of_groups_too_large_to_count_are_planned():
     params = job({"n": [8, 3000], "density": 0.3, "count": 2, "seed": 1}, counts=True)
     big = P.points(params, "maxima")[1]
     assert np.isfinite(big.seconds) and big.seconds <= 2 * (mr.COUNT_SECONDS_CAP + 1)
-    small = P.points(job({"n": [8, 20], "density": 0.3, "count": 2, "seed": 1}, counts=True),
-                     "maxima")
+    small = P.points(
+        job({"n": [8, 20], "density": 0.3, "count": 2, "seed": 1}, counts=True), "maxima"
+    )
     assert small[1].seconds > small[0].seconds > 0
 
 
@@ -277,28 +325,59 @@ def test_count_memory_is_an_option_and_bounds_the_memory_estimate():
         P.options.check({"count_mib": 0}, ())
 
 
-@pytest.mark.parametrize("raw, key, message", [
-    ({"boards": {"generate": {"n": 0, "density": 0.1, "count": 1, "seed": 0}}},
-     ("boards", "generate", "n"), "out of range"),
-    ({"boards": {"generate": {"n": [4, 46341], "density": 0.1, "count": 1, "seed": 0}}},
-     ("boards", "generate", "n", 1), "out of range"),
-    ({"boards": {"generate": {"n": 4, "rows": "3..1", "density": 0.1, "count": 1,
-                              "seed": 0}}}, ("boards", "generate", "rows"), "empty"),
-    ({"boards": {"generate": {"n": 4, "density": [0.1, 1.5], "count": 1, "seed": 0}}},
-     ("boards", "generate", "density", 1), "out of range"),
-    ({"boards": {"generate": {"n": 4, "count": 1, "seed": 0}}}, ("boards", "generate"),
-     "missing key 'density'"),
-    ({"boards": {"generate": {"n": 4, "density": 0.1, "count": 0, "seed": 0}}},
-     ("boards", "generate", "count"), "out of range"),
-    ({"boards": {"generate": {"n": 4, "density": 0.1, "count": 1, "seed": 2**63}}},
-     ("boards", "generate", "seed"), "out of range"),
-    ({"boards": {"generate": {"n": 4, "density": 0.1, "count": 1, "seed": 0, "walls": 3}}},
-     ("boards", "generate", "walls"), "unknown key"),
-    ({"boards": {"ingest": "a.txt"}, "counts": "yes"}, ("counts",), "true or false"),
-    ({"boards": {"ingest": "a.txt"}, "colour": 1}, ("colour",), "unknown key"),
-    ({"boards": {"download": "a.txt"}}, ("boards",), "expected one of"),
-    ({"counts": True}, (), "missing key 'boards'"),
-])
+@pytest.mark.parametrize(
+    "raw, key, message",
+    [
+        (
+            {"boards": {"generate": {"n": 0, "density": 0.1, "count": 1, "seed": 0}}},
+            ("boards", "generate", "n"),
+            "out of range",
+        ),
+        (
+            {"boards": {"generate": {"n": [4, 46341], "density": 0.1, "count": 1, "seed": 0}}},
+            ("boards", "generate", "n", 1),
+            "out of range",
+        ),
+        (
+            {
+                "boards": {
+                    "generate": {"n": 4, "rows": "3..1", "density": 0.1, "count": 1, "seed": 0}
+                }
+            },
+            ("boards", "generate", "rows"),
+            "empty",
+        ),
+        (
+            {"boards": {"generate": {"n": 4, "density": [0.1, 1.5], "count": 1, "seed": 0}}},
+            ("boards", "generate", "density", 1),
+            "out of range",
+        ),
+        (
+            {"boards": {"generate": {"n": 4, "count": 1, "seed": 0}}},
+            ("boards", "generate"),
+            "missing key 'density'",
+        ),
+        (
+            {"boards": {"generate": {"n": 4, "density": 0.1, "count": 0, "seed": 0}}},
+            ("boards", "generate", "count"),
+            "out of range",
+        ),
+        (
+            {"boards": {"generate": {"n": 4, "density": 0.1, "count": 1, "seed": 2**63}}},
+            ("boards", "generate", "seed"),
+            "out of range",
+        ),
+        (
+            {"boards": {"generate": {"n": 4, "density": 0.1, "count": 1, "seed": 0, "walls": 3}}},
+            ("boards", "generate", "walls"),
+            "unknown key",
+        ),
+        ({"boards": {"ingest": "a.txt"}, "counts": "yes"}, ("counts",), "true or false"),
+        ({"boards": {"ingest": "a.txt"}, "colour": 1}, ("colour",), "unknown key"),
+        ({"boards": {"download": "a.txt"}}, ("boards",), "expected one of"),
+        ({"counts": True}, (), "missing key 'boards'"),
+    ],
+)
 def test_params_errors_carry_the_key_path(raw, key, message):
     with pytest.raises(ParamError, match=message) as info:
         P.check_params(raw)

@@ -30,8 +30,9 @@ def _as_counter(hist: np.ndarray) -> Counter:
     return Counter({(w, m): int(n) for (w, m), n in np.ndenumerate(hist) if n})
 
 
-@pytest.mark.parametrize("rows,cols", [(1, 1), (1, 4), (2, 3), (3, 3), (3, 4), (4, 3), (4, 4),
-                                       (2, 7)])
+@pytest.mark.parametrize(
+    "rows,cols", [(1, 1), (1, 4), (2, 3), (3, 3), (3, 4), (4, 3), (4, 4), (2, 7)]
+)
 def test_every_pattern_agrees_with_plain_enumeration(rows, cols):
     assert _as_counter(distribution(rows, cols)) == _enumerated(rows, cols)
 
@@ -112,8 +113,11 @@ def test_a_single_row_of_up_to_127_cells_matches_the_count_of_segments(cells):
     hist = distribution(1, cells)
     for w in range(cells + 1):
         for m in range(hist.shape[1]):
-            want = (1 if m == 0 else 0) if w == cells else (
-                comb(w + 1, m) * comb(cells - w - 1, m - 1) if m >= 1 else 0)
+            want = (
+                (1 if m == 0 else 0)
+                if w == cells
+                else (comb(w + 1, m) * comb(cells - w - 1, m - 1) if m >= 1 else 0)
+            )
             assert int(hist[w, m]) == want, (w, m)
 
 

@@ -86,8 +86,12 @@ def test_only_terminator():
 
 
 def test_write_round_trip():
-    batch = mr.make_batch([(np.random.default_rng(s).random((r, c)) < 0.4).astype(np.uint8)
-                           for s, (r, c) in enumerate([(3, 3), (2, 5), (6, 1), (1, 1)])])
+    batch = mr.make_batch(
+        [
+            (np.random.default_rng(s).random((r, c)) < 0.4).astype(np.uint8)
+            for s, (r, c) in enumerate([(3, 3), (2, 5), (6, 1), (1, 1)])
+        ]
+    )
     table = mr.batch_to_table(batch)
     text = fmt.write(table)
     assert text.startswith("3\n") and "\n2 5\n" in text and text.endswith("0\n")
@@ -103,7 +107,7 @@ def test_board_and_placement_text():
     out = mr.solve_batch(batch)
     cells = mr.board_at(batch, 0)
     assert fmt.board_to_text(4, 4, cells) == ".X..\n....\nXX..\n....\n"
-    placement = out["placement"][out["placement_offsets"][0]:out["placement_offsets"][1]]
+    placement = out["placement"][out["placement_offsets"][0] : out["placement_offsets"][1]]
     shown = fmt.placement_to_text(4, 4, cells, placement)
     assert shown.count("R") == 5 and shown.replace("R", ".") == ".X..\n....\nXX..\n....\n"
     assert fmt.placement_to_text(1, 3, np.array([0, 1, 0]), np.array([0, 2])) == "RXR\n"
@@ -114,25 +118,28 @@ def test_render_maxima():
     assert fmt.render_maxima(pa.array([], pa.int32()).to_numpy()) == ""
 
 
-@pytest.mark.parametrize("text, line, message", [
-    ("", 1, "unexpected end of input.*must end with a line '0'"),
-    ("2\n..\n..\n", 3, "unexpected end of input.*must end with a line '0'"),
-    ("3\n...\n...\n", 3, r"board 1 \(size at line 1\) needs 3 rows, found 2"),
-    ("2\n..\n.\n0\n", 3, "row 2 of board 1 has 1 cells, expected 2"),
-    ("2\n...\n..\n0\n", 2, "row 1 of board 1 has 3 cells, expected 2"),
-    ("2\n..\n.x\n0\n", 3, r"row 2 of board 1, column 2: expected '\.' \(open\) or 'X'.*'x'"),
-    ("1\n.\n2\n.#\n..\n0\n", 4, "row 1 of board 2, column 2"),
-    ("1\n. \n1\n. .\n0\n", 4, "row 1 of board 2 has 3 cells"),
-    ("-2\n..\n..\n0\n", 1, "board size must be >= 1"),
-    ("0 3\n0\n", 1, "board size must be >= 1"),
-    ("abc\n0\n", 1, "expected a size line: 'n' or 'rows cols'.*got 'abc'"),
-    ("2.5\n0\n", 1, "expected a size line"),
-    ("2 3 4\n0\n", 1, "expected a size line"),
-    (".X\n0\n", 1, "expected a size line"),
-    ("1\n.\n0\n1\n.\n", 4, "expected nothing after the terminating '0', got '1'"),
-    ("70000\n0\n", 1, "too large"),
-    ("2\n..\n1\n0\n", 3, "looks like a size line: does board 1 have only 1 of its 2 rows"),
-])
+@pytest.mark.parametrize(
+    "text, line, message",
+    [
+        ("", 1, "unexpected end of input.*must end with a line '0'"),
+        ("2\n..\n..\n", 3, "unexpected end of input.*must end with a line '0'"),
+        ("3\n...\n...\n", 3, r"board 1 \(size at line 1\) needs 3 rows, found 2"),
+        ("2\n..\n.\n0\n", 3, "row 2 of board 1 has 1 cells, expected 2"),
+        ("2\n...\n..\n0\n", 2, "row 1 of board 1 has 3 cells, expected 2"),
+        ("2\n..\n.x\n0\n", 3, r"row 2 of board 1, column 2: expected '\.' \(open\) or 'X'.*'x'"),
+        ("1\n.\n2\n.#\n..\n0\n", 4, "row 1 of board 2, column 2"),
+        ("1\n. \n1\n. .\n0\n", 4, "row 1 of board 2 has 3 cells"),
+        ("-2\n..\n..\n0\n", 1, "board size must be >= 1"),
+        ("0 3\n0\n", 1, "board size must be >= 1"),
+        ("abc\n0\n", 1, "expected a size line: 'n' or 'rows cols'.*got 'abc'"),
+        ("2.5\n0\n", 1, "expected a size line"),
+        ("2 3 4\n0\n", 1, "expected a size line"),
+        (".X\n0\n", 1, "expected a size line"),
+        ("1\n.\n0\n1\n.\n", 4, "expected nothing after the terminating '0', got '1'"),
+        ("70000\n0\n", 1, "too large"),
+        ("2\n..\n1\n0\n", 3, "looks like a size line: does board 1 have only 1 of its 2 rows"),
+    ],
+)
 def test_bad_input(text, line, message):
     with pytest.raises(FormatError, match=message) as info:
         fmt.read(text)

@@ -44,6 +44,7 @@ def dist3() -> pa.Table:
 
 def loaders(**tables: pa.Table) -> dict:
     """``{name: load(columns=None)}`` as the pipeline passes published tables."""
+
     def loader(table):
         return lambda columns=None: table if columns is None else table.select(columns)
 
@@ -82,30 +83,31 @@ def test_brute_force_agrees_with_the_package_on_small_boards():
 def brute_mean(rows: int, cols: int, p: Fraction) -> Fraction:
     """E[max rooks] at wall probability ``p`` over every pattern, one by one."""
     cells = rows * cols
-    return sum(brute_max(w, rows, cols) * p ** w.bit_count() * (1 - p) ** (cells - w.bit_count())
-               for w in range(2**cells))
+    return sum(
+        brute_max(w, rows, cols) * p ** w.bit_count() * (1 - p) ** (cells - w.bit_count())
+        for w in range(2**cells)
+    )
 
 
 def test_exact_curves_of_every_3x3_pattern(dist3):
-    (key, boards), = distributions(dist3).items()
+    ((key, boards),) = distributions(dist3).items()
     assert key == (3, 3) and sum(int(b) for b in boards.flat) == 2**9
     ps = [Fraction(0), Fraction(1, 10), Fraction(1, 3), Fraction(1, 2), Fraction(1)]
     mean, sd = exact_curves(boards, np.array([float(p) for p in ps]))
     assert mean == pytest.approx([float(brute_mean(3, 3, p)) for p in ps], rel=1e-12)
     assert mean[0] == pytest.approx(3) and mean[-1] == pytest.approx(0)  # open board, all walls
     assert sd[0] == pytest.approx(0) and sd[2] > 0
-    assert max_probabilities(boards, np.linspace(0, 1, 7)).sum(axis=1) == pytest.approx(
-        np.ones(7))
+    assert max_probabilities(boards, np.linspace(0, 1, 7)).sum(axis=1) == pytest.approx(np.ones(7))
 
 
 def test_the_distribution_job_reports_its_exact_numbers(dist3):
     result = report("all3", loaders(distribution=dist3))
-    (title, frame), = result.tables
+    ((title, frame),) = result.tables
     assert "exact" in title and frame["patterns"].tolist() == [512]
     half = Fraction(frame["E[max] at p=1/2"][0])
     assert half == brute_mean(3, 3, Fraction(1, 2))
     assert frame["E[max] at p=0.5"][0] == pytest.approx(float(half), abs=1e-4)
-    (stem, figure), = result.figures
+    ((stem, figure),) = result.figures
     assert stem == "exact"
     check_figure(figure)
 
@@ -126,8 +128,9 @@ def test_exact_curves_are_drawn_over_the_monte_carlo_of_the_same_size(dist3, mc_
     assert x.min() <= 0.2 and x.max() >= 0.5
     assert y == pytest.approx(exact_curves(boards, x)[0] / (mc_size[0] * mc_size[1]))
     # no distribution of this size anywhere: no exact curve
-    alone = report("mc", loaders(maxima=maxima), {"other": loaders(
-        distribution=brute_distribution(1, 2))})
+    alone = report(
+        "mc", loaders(maxima=maxima), {"other": loaders(distribution=brute_distribution(1, 2))}
+    )
     ax = dict(alone.figures)["expected_max"].axes[0]
     assert not [line for line in ax.lines if line.get_linestyle() == "--"]
 
@@ -136,7 +139,7 @@ def test_monte_carlo_means_fall_near_the_exact_mean():
     maxima = maxima_of(random_boards([(3, 3)], [0.3], 400, seed=11))
     stats = group_statistics(summary_of_maxima(maxima))
     exact = float(brute_mean(3, 3, Fraction(3, 10)))
-    (mean, half), = zip(stats["mean"], stats["ci95"], strict=True)
+    ((mean, half),) = zip(stats["mean"], stats["ci95"], strict=True)
     assert abs(mean - exact) < 2 * half  # 95% CI half-widths: fails ~1 seed in 20,000
 
 
@@ -150,8 +153,11 @@ def test_group_statistics_equal_the_per_board_ones():
     frame = maxima.to_pandas()
     assert len(stats) == 4
     for row in stats.itertuples():
-        part = frame[(frame["rows"] == row.rows) & (frame["cols"] == row.cols)
-                     & (frame["density"] == row.density)]["max_rooks"].to_numpy(float)
+        part = frame[
+            (frame["rows"] == row.rows)
+            & (frame["cols"] == row.cols)
+            & (frame["density"] == row.density)
+        ]["max_rooks"].to_numpy(float)
         assert row.boards == len(part) == 25
         assert row.mean == pytest.approx(part.mean())
         assert row.sd == pytest.approx(part.std(ddof=1))
@@ -160,7 +166,8 @@ def test_group_statistics_equal_the_per_board_ones():
         assert (row.median, row.max) == (np.sort(part)[12], part.max())
     statuses = frame["count_status"].value_counts()
     assert stats[["counted", "too_wide", "too_large"]].sum().tolist() == [
-        statuses.get(s, 0) for s in ("counted", "too_wide", "too_large")]
+        statuses.get(s, 0) for s in ("counted", "too_wide", "too_large")
+    ]
 
 
 def test_placements_are_binned_by_floor_log2_exactly():
@@ -170,8 +177,7 @@ def test_placements_are_binned_by_floor_log2_exactly():
     expected: dict[int, int] = {}
     for text in maxima.column("placements_text").to_pylist():
         if text is not None:  # 2**64 - 1 in bin 63, 2**64 in 64: not rounded through a float
-            expected[int(text).bit_length() - 1] = expected.get(int(text).bit_length() - 1,
-                                                                0) + 1
+            expected[int(text).bit_length() - 1] = expected.get(int(text).bit_length() - 1, 0) + 1
     assert dict(zip(bins["bin"], bins["boards"], strict=True)) == expected
     assert {0, 1, 62, 63, 64, 130} <= set(expected)
 
@@ -185,11 +191,14 @@ def test_a_summary_reports_as_its_boards_do():
     assert binned.reset_index(drop=True).equals(given.reset_index(drop=True))
     from_boards = report("boards", loaders(maxima=maxima))
     from_summary = report("summary", loaders(summary=summary))
-    (_, a), = from_boards.tables
-    (_, b), = from_summary.tables
+    ((_, a),) = from_boards.tables
+    ((_, b),) = from_summary.tables
     assert a.equals(b)
-    assert [s for s, _ in from_boards.figures] == [s for s, _ in from_summary.figures] == [
-        "expected_max", "placements"]
+    assert (
+        [s for s, _ in from_boards.figures]
+        == [s for s, _ in from_summary.figures]
+        == ["expected_max", "placements"]
+    )
     for _, figure in from_summary.figures:
         check_figure(figure)
 
@@ -205,15 +214,22 @@ def test_boards_without_counts_have_no_placements_figure():
 
 
 def test_report_of_generated_and_given_boards():
-    params = P.check_params({"boards": {"generate": {"n": [4, 6], "density": [0.1, 0.4],
-                                                     "count": 20, "seed": 1}}, "counts": True})
+    params = P.check_params(
+        {
+            "boards": {"generate": {"n": [4, 6], "density": [0.1, 0.4], "count": 20, "seed": 1}},
+            "counts": True,
+        }
+    )
     maxima = run_in_process(P, params)["maxima"]
-    given = run_in_process(P, P.check_params({"boards": {"ingest": "b.txt"}}),
-                           rows=P.read_text((DATA / "max_rooks_sample.txt").read_text()))
+    given = run_in_process(
+        P,
+        P.check_params({"boards": {"ingest": "b.txt"}}),
+        rows=P.read_text((DATA / "max_rooks_sample.txt").read_text()),
+    )
     given = given["maxima"]
     result = P.report("walled", loaders(maxima=pa.concat_tables([maxima, given])))
     assert isinstance(result, Report)
-    (title, frame), = result.tables
+    ((title, frame),) = result.tables
     assert "walled" in title and "95% confidence" in title
     assert len(frame) == 4 + 3  # four generated groups, three given sizes
     assert frame["boards"].sum() == 85 and set(frame["density"]) == {"0.1", "0.4", "given"}
@@ -225,7 +241,7 @@ def test_report_of_generated_and_given_boards():
     ax = figures["expected_max"].axes[0]
     assert "3 groups of given boards" in ax.get_title()
     only_given = P.report("seed", loaders(maxima=given))
-    (stem, figure), = only_given.figures
+    ((stem, figure),) = only_given.figures
     assert stem == "expected_max" and "given boards" in figure.axes[0].get_title()
     check_figure(figure)
 
@@ -238,15 +254,22 @@ def test_1083_groups_make_readable_figures():
     n = len(boards)
     texts = [str(rng.getrandbits(r) + 1) for r, _, _ in boards]
     place, place_text = count_arrays([int(t) for t in texts])
-    table = pa.table({
-        "rows": pa.array([b[0] for b in boards], pa.int32()),
-        "cols": pa.array([b[1] for b in boards], pa.int32()),
-        "density": pa.array([b[2] for b in boards], pa.float64()),
-        "max_rooks": pa.array([max(0, int(r * (1 - d))) - k % 3 % 2
-                               for k, (r, _, d) in enumerate(boards)], pa.int32()),
-        "max_placements": place, "max_placements_text": place_text,
-        "placements": place, "placements_text": place_text,
-        "count_status": pa.array(["counted"] * n, pa.string())})
+    table = pa.table(
+        {
+            "rows": pa.array([b[0] for b in boards], pa.int32()),
+            "cols": pa.array([b[1] for b in boards], pa.int32()),
+            "density": pa.array([b[2] for b in boards], pa.float64()),
+            "max_rooks": pa.array(
+                [max(0, int(r * (1 - d))) - k % 3 % 2 for k, (r, _, d) in enumerate(boards)],
+                pa.int32(),
+            ),
+            "max_placements": place,
+            "max_placements_text": place_text,
+            "placements": place,
+            "placements_text": place_text,
+            "count_status": pa.array(["counted"] * n, pa.string()),
+        }
+    )
     stats = group_statistics(summary_of_maxima(table))
     assert len(stats) == 1083
     result = report("big", loaders(maxima=table))

@@ -70,18 +70,40 @@ def test_canonical_orbits(n):
         cells = {(0, t), (n - 1, b), (left, 0), (right, n - 1)}
         ok = all(
             p == q or (p[0] != q[0] and p[1] != q[1] and abs(p[0] - q[0]) != abs(p[1] - q[1]))
-            for p in cells for q in cells
+            for p in cells
+            for q in cells
         )
         # one queen per border line
-        ok &= all(sum(1 for c in cells if f(c)) == 1 for f in (
-            lambda c: c[0] == 0, lambda c: c[0] == n - 1,
-            lambda c: c[1] == 0, lambda c: c[1] == n - 1))
+        ok &= all(
+            sum(1 for c in cells if f(c)) == 1
+            for f in (
+                lambda c: c[0] == 0,
+                lambda c: c[0] == n - 1,
+                lambda c: c[1] == 0,
+                lambda c: c[1] == n - 1,
+            )
+        )
         valid += ok
     assert orbit_total == valid
 
 
-@pytest.mark.parametrize("n,depth", [(5, 1), (8, 0), (8, 1), (8, 3), (9, 2), (11, 1),
-                                     (11, 2), (12, 3), (13, 2), (6, 5), (4, 3), (1, 2)])
+@pytest.mark.parametrize(
+    "n,depth",
+    [
+        (5, 1),
+        (8, 0),
+        (8, 1),
+        (8, 3),
+        (9, 2),
+        (11, 1),
+        (11, 2),
+        (12, 3),
+        (13, 2),
+        (6, 5),
+        (4, 3),
+        (1, 2),
+    ],
+)
 def test_units_sum_to_whole(n, depth):
     """Units of any depth, in any split, add up to Q(n) and U(n)."""
     rows, stabs = constellations.units(n, depth)
@@ -122,20 +144,21 @@ def test_select_keeps_the_wanted_units(n, depth):
     rng = random.Random(n * 10 + depth)
     none = np.zeros(0, np.int64)
     cons = constellations.canonical(n)
-    walked, kept = constellations.select(n, cons, depth, none, 1 << 62,
-                                         np.zeros((0, 4 + depth), np.int64), none)
+    walked, kept = constellations.select(
+        n, cons, depth, none, 1 << 62, np.zeros((0, 4 + depth), np.int64), none
+    )
     assert (walked, kept) == (total, 0)
     for _ in range(4):
-        wanted = np.array(sorted(rng.sample(range(total), min(total, rng.randint(1, 9)))),
-                          np.int64)
+        wanted = np.array(sorted(rng.sample(range(total), min(total, rng.randint(1, 9)))), np.int64)
         out = np.full((len(wanted), 4 + depth), -7, np.int64)
         got_stabs = np.zeros(len(wanted), np.int64)
         walked, kept = constellations.select(n, cons, depth, wanted, total, out, got_stabs)
         assert (walked, kept) == (total, len(wanted))
         assert (out == every[wanted]).all() and (got_stabs == stabs[wanted]).all()
     if total > 2:
-        walked, _ = constellations.select(n, cons, depth, none, 1,
-                                          np.zeros((0, 4 + depth), np.int64), none)
+        walked, _ = constellations.select(
+            n, cons, depth, none, 1, np.zeros((0, 4 + depth), np.int64), none
+        )
         assert 1 < walked <= total
 
 
@@ -143,8 +166,9 @@ def test_large_boards_count_units_without_listing_them():
     """n = 27 at depth 2: tens of millions of units, counted by a walk that stores none."""
     none = np.zeros(0, np.int64)
     cons = constellations.canonical(27)
-    walked, kept = constellations.select(27, cons, 2, none, 1 << 62, np.zeros((0, 6), np.int64),
-                                         none)
+    walked, kept = constellations.select(
+        27, cons, 2, none, 1 << 62, np.zeros((0, 6), np.int64), none
+    )
     assert walked > 10_000_000 and kept == 0
     wanted = np.array([0, walked // 2, walked - 1], np.int64)
     out = np.zeros((3, 6), np.int64)
@@ -163,8 +187,9 @@ def test_walk_counts_the_plain_walks_leaves_and_nodes(n):
     for con in constellations.canonical(n):
         rows, fb, sh, D, cd = constellations.setup(n, con)
         z = np.int64(0)
-        assert constellations.walk(n, 0, D, z, cd, z, fb, sh) == \
-            constellations.plain_walk(n, 0, D, z, cd, z, fb, sh)
+        assert constellations.walk(n, 0, D, z, cd, z, fb, sh) == constellations.plain_walk(
+            n, 0, D, z, cd, z, fb, sh
+        )
     for unit, stab in zip(*constellations.units(n, 2), strict=True):
         if stab == 1:  # the hot walk below a unit: compare with the plain walk by hand
             rows, fb, sh, D, cd = constellations.setup(n, unit)
@@ -183,9 +208,14 @@ def images(n: int, t: int, b: int, left: int, right: int) -> list[tuple[int, int
     for _ in range(2):
         for _ in range(4):
             cells = {(c, n - 1 - r) for r, c in cells}  # a quarter turn
-            out.append((
-                next(c for r, c in cells if r == 0), next(c for r, c in cells if r == n - 1),
-                next(r for r, c in cells if c == 0), next(r for r, c in cells if c == n - 1)))
+            out.append(
+                (
+                    next(c for r, c in cells if r == 0),
+                    next(c for r, c in cells if r == n - 1),
+                    next(r for r, c in cells if c == 0),
+                    next(r for r, c in cells if c == n - 1),
+                )
+            )
         cells = {(c, r) for r, c in cells}  # the transpose
     return out
 
@@ -213,12 +243,15 @@ def features_by_hand(n: int, t: int, b: int, left: int, right: int) -> list[floa
     f = [min(b, n - 1 - b) / max(n - 1, 1)] + [0.0] * (2 * constellations.POWERS)
     for d, row in enumerate(inner):
         x = (d + 0.5) / D
-        blocked = sum(1 for c in range(n) if c not in qcols
-                      and any(abs(row - qr) == abs(c - qc) for qr, qc in queens))
+        blocked = sum(
+            1
+            for c in range(n)
+            if c not in qcols and any(abs(row - qr) == abs(c - qc) for qr, qc in queens)
+        )
         jump = d < D - 1 and inner[d + 1] != row + 1
         for k in range(constellations.POWERS):
-            f[1 + k] += blocked / n * x ** k
-            f[1 + constellations.POWERS + k] += jump / n * x ** k
+            f[1 + k] += blocked / n * x**k
+            f[1 + constellations.POWERS + k] += jump / n * x**k
     return f
 
 

@@ -34,8 +34,13 @@ def job(**raw) -> dict:
 
 
 def counts_of(table: pa.Table) -> dict[int, int]:
-    return dict(zip(table.column("n").to_pylist(),
-                    map(int, table.column("count_text").to_pylist()), strict=True))
+    return dict(
+        zip(
+            table.column("n").to_pylist(),
+            map(int, table.column("count_text").to_pylist()),
+            strict=True,
+        )
+    )
 
 
 # ---------------------------------------------------------------------------------- counts
@@ -58,8 +63,7 @@ def test_nodes_do_not_depend_on_the_split():
 
 def test_unit_plan_depends_on_n_alone():
     alone = {p.params["n"]: p for p in PROBLEM.points(job(n=12), "counts")}
-    among = {p.params["n"]: p for p in PROBLEM.points(job(n="8..13", solutions=True),
-                                                      "counts")}
+    among = {p.params["n"]: p for p in PROBLEM.points(job(n="8..13", solutions=True), "counts")}
     assert alone[12] == among[12]
     assert alone[12].units == nqueens.unit_plan(12)[1]
     assert alone[12].seconds == nqueens.cost(12) and alone[12].label == "n=12"
@@ -77,14 +81,20 @@ def orbits_of_borders(n: int) -> int:
             for left in range(n):
                 for right in range(n):
                     queens = {(0, t), (last, b), (left, 0), (right, last)}
-                    if any(qr == pr or qc == pc or abs(qr - pr) == abs(qc - pc)
-                           for qr, qc in queens for pr, pc in queens if (qr, qc) < (pr, pc)):
+                    if any(
+                        qr == pr or qc == pc or abs(qr - pr) == abs(qc - pc)
+                        for qr, qc in queens
+                        for pr, pc in queens
+                        if (qr, qc) < (pr, pc)
+                    ):
                         continue
-                    if not ({r for r, _ in queens} >= {0, last} and len(
-                            [1 for r, c in queens if c == 0]) == 1 and len(
-                            [1 for r, c in queens if c == last]) == 1 and len(
-                            [1 for r, c in queens if r == 0]) == 1 and len(
-                            [1 for r, c in queens if r == last]) == 1):
+                    if not (
+                        {r for r, _ in queens} >= {0, last}
+                        and len([1 for r, c in queens if c == 0]) == 1
+                        and len([1 for r, c in queens if c == last]) == 1
+                        and len([1 for r, c in queens if r == 0]) == 1
+                        and len([1 for r, c in queens if r == last]) == 1
+                    ):
                         continue
                     key = frozenset(queens)
                     if key in seen:
@@ -186,8 +196,9 @@ def test_selection_kernel_equals_a_numpy_selection(n):
         total = len(every)
         for _ in range(4):
             lo, hi = sorted(rng.sample(range(total + 1), 2)) if total else (0, 0)
-            wanted = np.sort((np.arange(lo, hi, dtype=np.int64) * interleave(max(total, 1))[0])
-                             % max(total, 1))
+            wanted = np.sort(
+                (np.arange(lo, hi, dtype=np.int64) * interleave(max(total, 1))[0]) % max(total, 1)
+            )
             out = np.full((hi - lo, depth), -7, np.int64)
             walked, kept = tree.select(n, depth, wanted, total, out)
             assert (walked, kept) == (total, hi - lo)
@@ -250,14 +261,23 @@ def test_solution_units_concatenate_to_the_lexicographic_enumeration(n):
 
 
 def test_solution_units_depend_on_n_alone():
-    assert [nqueens.solution_depth(n) for n in (1, 7, 8, 11, 12, 14, 15, 32)] == \
-        [0, 0, 1, 1, 2, 2, 3, 3]
+    assert [nqueens.solution_depth(n) for n in (1, 7, 8, 11, 12, 14, 15, 32)] == [
+        0,
+        0,
+        1,
+        1,
+        2,
+        2,
+        3,
+        3,
+    ]
     points = PROBLEM.points(job(n=[6, 9, 12, 16], solutions=True), "solutions")
     assert [p.units for p in points] == [1, 9, 110, 2236]
     assert points[2] == PROBLEM.points(job(n=12, solutions=True), "solutions")[0]
     prefixes = nqueens.solution_prefixes(12)
     assert [tuple(r) for r in prefixes.tolist()] == sorted(
-        (a, b) for a in range(12) for b in range(12) if abs(a - b) > 1)
+        (a, b) for a in range(12) for b in range(12) if abs(a - b) > 1
+    )
 
 
 def test_solutions_of_several_boards_in_point_order():
@@ -301,10 +321,10 @@ def test_judge_streams_every_solution_in_order(n):
 def test_judge_write_holds_one_batch_at_a_time():
     params = PROBLEM.check_params({"n": 8, "solutions": True})
     rows = nqueens.solutions(8)
-    batches = (nqueens.solutions_table(8, rows[i:i + 10]).to_batches()[0]
-               for i in range(0, 92, 10))
-    pieces = list(PROBLEM.judge.write({"solutions": batches, "counts": iter(())}, params,
-                                      print))
+    batches = (
+        nqueens.solutions_table(8, rows[i : i + 10]).to_batches()[0] for i in range(0, 92, 10)
+    )
+    pieces = list(PROBLEM.judge.write({"solutions": batches, "counts": iter(())}, params, print))
     assert len(pieces) == 10 and b"".join(pieces) == fmt.render(8, rows)
 
 
@@ -321,7 +341,7 @@ def test_judge_read_refuses_bad_input():
 
 def test_solve_command():
     solve = PROBLEM.solve
-    (name, validator, _), = solve.arguments
+    ((name, validator, _),) = solve.arguments
     assert name == "n" and validator == Integer(1, nqueens.MAX_N)
     args = {"n": validator.parse("10")}
     params = PROBLEM.check_params(solve.job(args))
@@ -337,17 +357,20 @@ def test_solve_command():
 # ---------------------------------------------------------------------------------- params
 
 
-@pytest.mark.parametrize("raw, key, message", [
-    ({"n": 40}, ("n",), "40 is out of range"),
-    ({"n": [4, 40]}, ("n", 1), "40 is out of range"),
-    ({"n": [4, 4]}, ("n", 1), "twice"),
-    ({"n": "0..8"}, ("n",), "out of range"),
-    ({"n": "8.5"}, ("n",), "expected"),
-    ({"n": 8, "solutions": "yes"}, ("solutions",), "true or false"),
-    ({"n": 8, "extra": 1}, ("extra",), "unknown key"),
-    ({}, (), "missing key 'n'"),
-    ([8], (), "expected"),
-])
+@pytest.mark.parametrize(
+    "raw, key, message",
+    [
+        ({"n": 40}, ("n",), "40 is out of range"),
+        ({"n": [4, 40]}, ("n", 1), "40 is out of range"),
+        ({"n": [4, 4]}, ("n", 1), "twice"),
+        ({"n": "0..8"}, ("n",), "out of range"),
+        ({"n": "8.5"}, ("n",), "expected"),
+        ({"n": 8, "solutions": "yes"}, ("solutions",), "true or false"),
+        ({"n": 8, "extra": 1}, ("extra",), "unknown key"),
+        ({}, (), "missing key 'n'"),
+        ([8], (), "expected"),
+    ],
+)
 def test_param_errors_carry_their_key_path(raw, key, message):
     with pytest.raises(ParamError, match=message) as caught:
         PROBLEM.check_params(raw)
@@ -368,12 +391,14 @@ def test_messages_read_well_after_the_key():
 
 def published(out: dict[str, pa.Table]):
     """Loaders of the published tables (run_in_process's, plus the columns the pipeline adds)."""
+
     def loader(name):
         table = out[name]
         if PROBLEM.table(name).merge == "sum":
             table = table.append_column("units", pa.array([1] * table.num_rows, pa.int64()))
-            table = table.append_column("cpu_seconds",
-                                        pa.array([0.5] * table.num_rows, pa.float64()))
+            table = table.append_column(
+                "cpu_seconds", pa.array([0.5] * table.num_rows, pa.float64())
+            )
         return lambda columns=None: table if columns is None else table.select(columns)
 
     return {name: loader(name) for name in out}
@@ -383,14 +408,14 @@ def test_report_has_exact_counts_and_a_log_figure():
     out = run_in_process(PROBLEM, job(n="1..12"), random.Random(2))
     report = PROBLEM.report("queens", published(out))
     assert isinstance(report, Report)
-    (title, frame), = report.tables
+    ((title, frame),) = report.tables
     assert "queens" in title
     assert frame["n"].tolist() == list(range(1, 13))
     assert [type(q) for q in frame["Q(n)"]] == [int] * 12
     assert frame["Q(n)"].tolist() == A000170[:12]
-    (stem, figure), = report.figures
+    ((stem, figure),) = report.figures
     assert stem == "queens"
-    ax, = figure.axes
+    (ax,) = figure.axes
     assert ax.get_yscale() == "log" and ax.get_title() and "n" in ax.get_xlabel()
     assert "Q(n)" in ax.get_ylabel()
     assert list(ax.lines[0].get_xdata()) == [1, *range(4, 13)]  # Q(2) = Q(3) = 0: not on a log axis
@@ -405,15 +430,20 @@ def test_problem_declares_its_tables_and_version():
     assert [t.name for t in PROBLEM.tables] == ["counts", "solutions"]
     assert PROBLEM.table("counts").keys == ("n",)
     assert PROBLEM.table("solutions").merge == "rows"
-    assert PROBLEM.table("solutions").compute_schema().field("solution").type == \
-        pa.list_(pa.int8())
+    assert PROBLEM.table("solutions").compute_schema().field("solution").type == pa.list_(pa.int8())
     assert PROBLEM.modules == ("boardsweep.solvers.nqueens",)
     from boardsweep.solvers.identity import closure
 
     inside = set(closure(PROBLEM.modules))
     own = "boardsweep.solvers.nqueens"
-    assert {f"{own}.kernel", f"{own}.tree", f"{own}.symmetry", f"{own}.bits", f"{own}.format",
-            "boardsweep.solvers.prefixes"} <= inside
+    assert {
+        f"{own}.kernel",
+        f"{own}.tree",
+        f"{own}.symmetry",
+        f"{own}.bits",
+        f"{own}.format",
+        "boardsweep.solvers.prefixes",
+    } <= inside
     assert f"{own}.report" not in inside  # presentation: not part of the version
     assert len(PROBLEM.version) == 16
 
@@ -427,8 +457,9 @@ def test_registered_and_warm():
 
 def test_importing_the_package_does_not_import_numba():
     code = "import sys, boardsweep.solvers.nqueens; assert 'numba' not in sys.modules"
-    subprocess.run([sys.executable, "-c", code], check=True,
-                   cwd=Path(__file__).resolve().parents[2])
+    subprocess.run(
+        [sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2]
+    )
 
 
 def test_solutions_table_cuts_large_tasks_into_batches(monkeypatch):

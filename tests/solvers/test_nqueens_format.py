@@ -33,17 +33,20 @@ def test_render_boards():
     assert fmt.render(4, two) == b".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n\n"
 
 
-@pytest.mark.parametrize("text, line, message", [
-    ("", None, "found no input"),
-    ("\n \n", None, "found no input"),
-    ("x\n", 1, "expected one integer n"),
-    ("\n4.5\n", 2, "not '4.5'"),
-    ("4\n5\n", 2, "expected nothing after n"),
-    ("4 5\n", 1, "expected one integer n"),
-    ("\n\n33\n", 3, "n = 33 is out of range: expected 1 <= n <= 32"),
-    ("0\n", 1, "out of range"),
-    ("-2\n", 1, "out of range"),
-])
+@pytest.mark.parametrize(
+    "text, line, message",
+    [
+        ("", None, "found no input"),
+        ("\n \n", None, "found no input"),
+        ("x\n", 1, "expected one integer n"),
+        ("\n4.5\n", 2, "not '4.5'"),
+        ("4\n5\n", 2, "expected nothing after n"),
+        ("4 5\n", 1, "expected one integer n"),
+        ("\n\n33\n", 3, "n = 33 is out of range: expected 1 <= n <= 32"),
+        ("0\n", 1, "out of range"),
+        ("-2\n", 1, "out of range"),
+    ],
+)
 def test_bad_input_names_the_line(text, line, message):
     with pytest.raises(FormatError, match=message) as caught:
         fmt.parse(text)

@@ -105,8 +105,13 @@ def _symmetric_nodes(n: int) -> int:
         for b1 in range(2, n - 1):
             placed += 1
             bit = 1 << b1
-            go(2, ((2 | bit) << 1) & full, 1 | bit, bit >> 1,
-               lambda r, cd, b1=b1: full & ~2 if r < b1 else full)
+            go(
+                2,
+                ((2 | bit) << 1) & full,
+                1 | bit,
+                bit >> 1,
+                lambda r, cd, b1=b1: full & ~2 if r < b1 else full,
+            )
     for b1 in range(1, (n - 2) // 2 + 1):
         b2 = last - b1
         lastmask = 0

@@ -55,9 +55,16 @@ def images(n: int, sol: tuple[int, ...]) -> list[tuple[int, ...]]:
     """The 8 images of a solution under the rotations and reflections of the square."""
     cells = list(enumerate(sol))
     m = n - 1
-    maps = [lambda r, c: (r, c), lambda r, c: (c, m - r), lambda r, c: (m - r, m - c),
-            lambda r, c: (m - c, r), lambda r, c: (r, m - c), lambda r, c: (m - r, c),
-            lambda r, c: (c, r), lambda r, c: (m - c, m - r)]
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (c, m - r),
+        lambda r, c: (m - r, m - c),
+        lambda r, c: (m - c, r),
+        lambda r, c: (r, m - c),
+        lambda r, c: (m - r, c),
+        lambda r, c: (c, r),
+        lambda r, c: (m - c, m - r),
+    ]
     out = []
     for f in maps:
         board = [0] * n
@@ -159,9 +166,13 @@ def test_a_split_into_several_units_adds_up():
 def test_random_splits_give_the_unique_column(seed):
     out = run_in_process(PROBLEM, PROBLEM.check_params({"n": "1..13"}), random.Random(seed))
     table = out["counts"]
-    assert dict(zip(table.column("n").to_pylist(),
-                    map(int, table.column("unique_text").to_pylist()), strict=True)) == \
-        {n: U[n] for n in range(1, 14)}
+    assert dict(
+        zip(
+            table.column("n").to_pylist(),
+            map(int, table.column("unique_text").to_pylist()),
+            strict=True,
+        )
+    ) == {n: U[n] for n in range(1, 14)}
     assert table.column("unique").to_pylist() == [Decimal(U[n]) for n in range(1, 14)]
 
 
@@ -186,8 +197,9 @@ def test_solve_answer_with_and_without_the_flag():
 def test_command_line_prints_u(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for args, out in ((["12", "--unique"], "1787\n"), (["12"], "14200\n")):
-        done = CliRunner().invoke(cli, ["solve", "nqueens", *args], prog_name="boardsweep",
-                                  catch_exceptions=False)
+        done = CliRunner().invoke(
+            cli, ["solve", "nqueens", *args], prog_name="boardsweep", catch_exceptions=False
+        )
         assert (done.exit_code, done.stdout) == (0, out), done.stderr
     assert list(tmp_path.iterdir()) == []  # solve leaves nothing behind
 
@@ -197,8 +209,8 @@ def test_report_shows_u_and_reads_tables_without_it():
     table = out["counts"]
     table = table.append_column("units", pa.array([1] * table.num_rows, pa.int64()))
     table = table.append_column("cpu_seconds", pa.array([0.5] * table.num_rows, pa.float64()))
-    (_, frame), = PROBLEM.report("queens", {"counts": lambda columns=None: table}).tables
+    ((_, frame),) = PROBLEM.report("queens", {"counts": lambda columns=None: table}).tables
     assert frame["U(n)"].tolist() == A002562[:10] and frame["Q(n)"].tolist() == A000170[:10]
     old = table.drop_columns(["unique", "unique_text"])  # published before U(n) existed
-    (_, frame), = PROBLEM.report("queens", {"counts": lambda columns=None: old}).tables
+    ((_, frame),) = PROBLEM.report("queens", {"counts": lambda columns=None: old}).tables
     assert "U(n)" not in frame and frame["Q(n)"].tolist() == A000170[:10]

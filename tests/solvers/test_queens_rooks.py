@@ -35,8 +35,10 @@ def naive(m: int, n_rooks: int) -> int:
         rest = [x for x in cells if x not in queens]
         for rooks in itertools.combinations(rest, n_rooks):
             pieces = [(*x, "Q") for x in queens] + [(*x, "R") for x in rooks]
-            total += all(not attacks(a, b) and not attacks(b, a)
-                         for a, b in itertools.combinations(pieces, 2))
+            total += all(
+                not attacks(a, b) and not attacks(b, a)
+                for a, b in itertools.combinations(pieces, 2)
+            )
     return total
 
 
@@ -83,8 +85,19 @@ def test_free_histogram_sums_to_factorial(n):
 
 
 def test_whole_row_of_ten():
-    assert qr.row(10) == [3628800, 9944400, 12951636, 10611384, 6206236, 2710048, 900864,
-                          232264, 46984, 7240, 724]
+    assert qr.row(10) == [
+        3628800,
+        9944400,
+        12951636,
+        10611384,
+        6206236,
+        2710048,
+        900864,
+        232264,
+        46984,
+        7240,
+        724,
+    ]
 
 
 def test_rooks_alone_are_exact_past_64_bits():
@@ -128,8 +141,10 @@ def brute_free_histogram(fixed: list[int]) -> list[int]:
     return hist
 
 
-@pytest.mark.parametrize("n, forced", [(6, 0), (7, 1), (8, 2), (9, 2), (10, 3), (11, 4),
-                                       (12, 5), (13, 6), (16, 9), (17, 10)])
+@pytest.mark.parametrize(
+    "n, forced",
+    [(6, 0), (7, 1), (8, 2), (9, 2), (10, 3), (11, 4), (12, 5), (13, 6), (16, 9), (17, 10)],
+)
 def test_bulk_tail_matches_brute_force(n, forced):
     """The last five open rows are counted in bulk (kernel._tail, n <= 16; n = 17 by the plain
     search alone), the rows before them by the plain search.  Random forced rows (some among the
@@ -167,7 +182,7 @@ def test_bulk_tail_sees_many_free_pieces_and_kills():
     for perm in itertools.permutations(range(n)):
         if free_pieces(list(perm)) == n:
             fixed = np.array(perm, np.int16)
-            fixed[n - 5:] = -1
+            fixed[n - 5 :] = -1
             hist = np.zeros(n + 1, np.uint64)
             kernel._free_search(n, fixed, hist)
             want = brute_free_histogram(fixed.tolist())
@@ -194,15 +209,24 @@ def weighted_totals(params: dict, depth: int) -> list[int]:
     assert result.counts.shape == (len(pre), len(params["queens"]))
     assert result.nodes.shape == (len(pre),) and (result.nodes >= 0).all()
     assert pre.choices.shape == (len(pre), depth) and pre.choices.dtype == np.int16
-    return [sum(int(w) * int(c) for w, c in zip(pre.weight, result.counts[:, j], strict=True))
-            for j in range(result.counts.shape[1])]
+    return [
+        sum(int(w) * int(c) for w, c in zip(pre.weight, result.counts[:, j], strict=True))
+        for j in range(result.counts.shape[1])
+    ]
 
 
-@pytest.mark.parametrize("params", [
-    {"n": 1, "queens": [0, 1]}, {"n": 2, "queens": [0, 1, 2]}, {"n": 3, "queens": [0, 1, 2, 3]},
-    {"n": 6, "queens": list(range(7))}, {"n": 7, "queens": [0, 7]}, {"n": 8, "queens": [6, 8]},
-    {"n": 5, "queens": [0]},
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"n": 1, "queens": [0, 1]},
+        {"n": 2, "queens": [0, 1, 2]},
+        {"n": 3, "queens": [0, 1, 2, 3]},
+        {"n": 6, "queens": list(range(7))},
+        {"n": 7, "queens": [0, 7]},
+        {"n": 8, "queens": [6, 8]},
+        {"n": 5, "queens": [0]},
+    ],
+)
 def test_every_split_depth_sums_to_the_answer(params):
     expected = [qr.placements(m, params["n"] - m) for m in params["queens"]]
     assert weighted_totals(params, 0) == expected
@@ -233,8 +257,7 @@ def test_least_borders_cover_every_border_once():
 def test_bad_prefixes_are_refused():
     params = {"n": 6, "queens": list(range(7))}
     with pytest.raises(ParamError, match="least border"):
-        qr.count(params, Prefixes(np.array([[5, 0, 5, 0]], np.int16),
-                                               np.ones(1, np.int64)))
+        qr.count(params, Prefixes(np.array([[5, 0, 5, 0]], np.int16), np.ones(1, np.int64)))
     border = qr.border_table(6)[0][0].tolist()  # (0, 1, 0, 1): open rows 2..4, columns 2..4
     for decisions in ([2, 2], [9], [-1, 3], [-2]):
         choices = np.array([border + decisions], np.int16)
@@ -257,45 +280,54 @@ def test_points_and_outputs():
     assert [p["n"] for p in points({"total": [7, 4]})] == [4, 7]  # output order: ascending n
     pts = points({"pairs": [[3, 1], [0, 4], [2, 2], [1, 0]]})
     assert pts == [{"n": 1, "queens": [1]}, {"n": 4, "queens": [0, 2, 3]}]
-    point = qr.PROBLEM.points(qr.PROBLEM.check_params({"pairs": [[3, 1], [0, 4], [2, 2]]}),
-                              "counts")[0]
+    point = qr.PROBLEM.points(
+        qr.PROBLEM.check_params({"pairs": [[3, 1], [0, 4], [2, 2]]}), "counts"
+    )[0]
     rows = qr.PROBLEM.compute(point, 0, point.units).select(["n", "queens", "rooks"])
-    assert rows.to_pylist() == [{"n": 4, "queens": 0, "rooks": 4},
-                                {"n": 4, "queens": 2, "rooks": 2},
-                                {"n": 4, "queens": 3, "rooks": 1}]
+    assert rows.to_pylist() == [
+        {"n": 4, "queens": 0, "rooks": 4},
+        {"n": 4, "queens": 2, "rooks": 2},
+        {"n": 4, "queens": 3, "rooks": 1},
+    ]
 
 
-@pytest.mark.parametrize("spec, message, key", [
-    ({}, "exactly one", ()),
-    ({"total": 3, "pairs": [[1, 2]]}, "exactly one", ()),
-    ({"total": 0}, "out of range", ("total",)),
-    ({"total": 33}, "out of range", ("total",)),
-    ({"total": "1..x"}, "lo..hi", ("total",)),
-    ({"total": 2.5}, "integer", ("total",)),
-    ({"pairs": [[0, 0]]}, "empty board", ("pairs", 0)),
-    ({"pairs": [[1, 1], [20, 13]]}, "M \\+ N = 33", ("pairs", 1)),
-    ({"pairs": [[-1, 3]]}, "-1 is out of range", ("pairs", 0, 0)),
-    ({"pairs": [[1.5, 3]]}, "expected an integer", ("pairs", 0, 0)),
-    ({"pairs": [[2, True]]}, "expected an integer", ("pairs", 0, 1)),
-    ({"pairs": [[1, 2, 3]]}, "pair", ("pairs", 0)),
-    ({"pairs": []}, "non-empty", ("pairs",)),
-    ({"pairs": [[1, 2], [3, 4], [1, 2]]}, "twice", ("pairs", 2)),
-    ({"n": 4}, "unknown key", ("n",)),
-])
+@pytest.mark.parametrize(
+    "spec, message, key",
+    [
+        ({}, "exactly one", ()),
+        ({"total": 3, "pairs": [[1, 2]]}, "exactly one", ()),
+        ({"total": 0}, "out of range", ("total",)),
+        ({"total": 33}, "out of range", ("total",)),
+        ({"total": "1..x"}, "lo..hi", ("total",)),
+        ({"total": 2.5}, "integer", ("total",)),
+        ({"pairs": [[0, 0]]}, "empty board", ("pairs", 0)),
+        ({"pairs": [[1, 1], [20, 13]]}, "M \\+ N = 33", ("pairs", 1)),
+        ({"pairs": [[-1, 3]]}, "-1 is out of range", ("pairs", 0, 0)),
+        ({"pairs": [[1.5, 3]]}, "expected an integer", ("pairs", 0, 0)),
+        ({"pairs": [[2, True]]}, "expected an integer", ("pairs", 0, 1)),
+        ({"pairs": [[1, 2, 3]]}, "pair", ("pairs", 0)),
+        ({"pairs": []}, "non-empty", ("pairs",)),
+        ({"pairs": [[1, 2], [3, 4], [1, 2]]}, "twice", ("pairs", 2)),
+        ({"n": 4}, "unknown key", ("n",)),
+    ],
+)
 def test_bad_specs(spec, message, key):
     with pytest.raises(ParamError, match=message) as caught:
         qr.PROBLEM.check_params(spec)
     assert caught.value.key == key
 
 
-@pytest.mark.parametrize("params, message", [
-    ({"n": 0, "queens": [0]}, "out of range"),
-    ({"n": 4, "queens": [5]}, "out of range"),
-    ({"n": 4, "queens": []}, "non-empty"),
-    ({"n": 4, "queens": [1, 1]}, "twice"),
-    ({"n": "4", "queens": [1]}, "integer"),
-    ({"queens": [1]}, "missing key 'n'"),
-])
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"n": 0, "queens": [0]}, "out of range"),
+        ({"n": 4, "queens": [5]}, "out of range"),
+        ({"n": 4, "queens": []}, "non-empty"),
+        ({"n": 4, "queens": [1, 1]}, "twice"),
+        ({"n": "4", "queens": [1]}, "integer"),
+        ({"queens": [1]}, "missing key 'n'"),
+    ],
+)
 def test_bad_points(params, message):
     with pytest.raises(ParamError, match=message):
         qr.strategy(params)
@@ -314,11 +346,18 @@ def test_bad_convenience_values():
 
 
 @settings(max_examples=15, deadline=None)  # each example plans its points (~0.7 s)
-@given(st.lists(st.tuples(st.integers(0, 32), st.integers(0, 32))
-                .filter(lambda p: 1 <= p[0] + p[1] <= 32), min_size=1, max_size=8, unique=True))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 32), st.integers(0, 32)).filter(lambda p: 1 <= p[0] + p[1] <= 32),
+        min_size=1,
+        max_size=8,
+        unique=True,
+    )
+)
 def test_pairs_become_exactly_their_outputs(pairs):
-    rows = [(q, p["n"] - q) for p in points({"pairs": [list(x) for x in pairs]})
-            for q in p["queens"]]
+    rows = [
+        (q, p["n"] - q) for p in points({"pairs": [list(x) for x in pairs]}) for q in p["queens"]
+    ]
     assert sorted(rows) == sorted(pairs)
 
 
@@ -328,8 +367,10 @@ def test_binomial_combination_is_exact_past_64_bits():
         h = histogram * scale
         perms = h.sum(axis=1)
         got = qr._choose_queens(h, perms, [0, 1, 2])
-        want = [[sum(int(x) * math.comb(k, q) for k, x in enumerate(r)) for q in (0, 1, 2)]
-                for r in h.tolist()]
+        want = [
+            [sum(int(x) * math.comb(k, q) for k, x in enumerate(r)) for q in (0, 1, 2)]
+            for r in h.tolist()
+        ]
         assert got.tolist() == want
 
 

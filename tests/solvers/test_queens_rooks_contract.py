@@ -35,8 +35,7 @@ TRIANGLE = {
     7: [5040, 9668, 8780, 5288, 2504, 992, 280, 40],
     8: [40320, 88488, 92632, 59472, 28860, 11416, 3464, 736, 92],
     9: [362880, 894964, 1049940, 780488, 416088, 172992, 58792, 16048, 3168, 352],
-    10: [3628800, 9944400, 12951636, 10611384, 6206236, 2710048, 900864, 232264, 46984, 7240,
-         724],
+    10: [3628800, 9944400, 12951636, 10611384, 6206236, 2710048, 900864, 232264, 46984, 7240, 724],
 }
 
 
@@ -59,8 +58,9 @@ def cells(table: pa.Table) -> dict[tuple[int, int], int]:
 def test_random_splits_give_the_triangle(seed):
     out = run_in_process(PROBLEM, job(total="1..10"), random.Random(seed))
     assert list(out) == ["counts"]
-    assert cells(out["counts"]) == {(m, n - m): c for n, row in TRIANGLE.items()
-                                    for m, c in enumerate(row)}
+    assert cells(out["counts"]) == {
+        (m, n - m): c for n, row in TRIANGLE.items() for m, c in enumerate(row)
+    }
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -69,24 +69,23 @@ def test_random_splits_of_pairs(seed):
     out = run_in_process(PROBLEM, job(pairs=pairs), random.Random(seed))
     assert cells(out["counts"]) == {(m, r): TRIANGLE[m + r][m] for m, r in pairs}
     table = out["counts"]
-    keys = list(zip(*(table.column(k).to_pylist() for k in ("n", "queens", "rooks")),
-                    strict=True))
+    keys = list(zip(*(table.column(k).to_pylist() for k in ("n", "queens", "rooks")), strict=True))
     assert keys == sorted(keys)
 
 
 def test_counts_past_64_bits_are_exact():
     out = run_in_process(PROBLEM, job(pairs=[[0, 21], [0, 32], [1, 0]]), random.Random(3))
     table = out["counts"]
-    assert cells(table) == {(0, 21): math.factorial(21), (0, 32): math.factorial(32),
-                            (1, 0): 1}
+    assert cells(table) == {(0, 21): math.factorial(21), (0, 32): math.factorial(32), (1, 0): 1}
     assert table.column("count").to_pylist()[-1] == Decimal(math.factorial(32))
 
 
 def test_nodes_do_not_depend_on_the_split():
     whole = run_in_process(PROBLEM, job(total=[8, 9]))["counts"]
     for seed in range(3):
-        assert run_in_process(PROBLEM, job(total=[8, 9]), random.Random(seed))["counts"] \
-            .equals(whole)
+        assert run_in_process(PROBLEM, job(total=[8, 9]), random.Random(seed))["counts"].equals(
+            whole
+        )
 
 
 def test_units_depend_on_the_point_alone():
@@ -121,12 +120,15 @@ def test_prefix_counts_without_listing_them(n):
         assert symmetry.paths(n, depth) == len(qr.prefixes({"n": n}, depth))
 
 
-@pytest.mark.parametrize("point", [
-    {"n": 9, "queens": list(range(10))},  # free
-    {"n": 12, "queens": [11, 12]},  # typed
-    {"n": 11, "queens": [0]},  # formula
-    {"n": 10, "queens": [0, 3, 10]},
-])
+@pytest.mark.parametrize(
+    "point",
+    [
+        {"n": 9, "queens": list(range(10))},  # free
+        {"n": 12, "queens": [11, 12]},  # typed
+        {"n": 11, "queens": [0]},  # formula
+        {"n": 10, "queens": [0, 3, 10]},
+    ],
+)
 def test_a_unit_range_split_in_two_sums_to_the_whole(point):
     _, units = qr.unit_plan(point)
     whole = qr.count_units(point, 0, units)
@@ -176,8 +178,9 @@ def test_judge_reads_the_distinct_pairs_and_keeps_the_lines():
     assert PROBLEM.check_params(params) == params
 
 
-@pytest.mark.parametrize("text, out", [("0 0\n", b"1\n"), ("0 0\n\n0 0", b"1\n1\n"), ("", b""),
-                                       ("\n\n", b"")])
+@pytest.mark.parametrize(
+    "text, out", [("0 0\n", b"1\n"), ("0 0\n\n0 0", b"1\n1\n"), ("", b""), ("\n\n", b"")]
+)
 def test_judge_of_empty_boards_alone(text, out):
     params = PROBLEM.judge.read(text)
     assert params["pairs"] == (qr.STAND_IN,)
@@ -195,8 +198,10 @@ def test_judge_read_refuses_bad_input():
 
 def solved(m: int, n: int) -> str:
     solve = PROBLEM.solve
-    args = {name: validator.parse(str(v), (name,))
-            for (name, validator, _), v in zip(solve.arguments, (m, n), strict=True)}
+    args = {
+        name: validator.parse(str(v), (name,))
+        for (name, validator, _), v in zip(solve.arguments, (m, n), strict=True)
+    }
     params = PROBLEM.check_params(solve.job(args))
     return solve.answer(run_in_process(PROBLEM, params, random.Random(m))["counts"], args)
 
@@ -217,20 +222,23 @@ def test_solve_command():
 # ---------------------------------------------------------------------------------- params
 
 
-@pytest.mark.parametrize("raw, key, message", [
-    ({"pairs": [[1, 2], [3, 4], [0, 0]]}, ("pairs", 2), "empty board"),
-    ({"pairs": [[1, 2], [20, 13]]}, ("pairs", 1), "M \\+ N = 33 is out of range"),
-    ({"pairs": [[1, 2], [40, 0]]}, ("pairs", 1, 0), "40 is out of range"),
-    ({"pairs": [[1, 2], [1, 2]]}, ("pairs", 1), "twice"),
-    ({"pairs": [[1, 2], [1]]}, ("pairs", 1), "pair"),
-    ({"pairs": "1 2"}, ("pairs",), "expected"),
-    ({"total": [3, 40]}, ("total", 1), "40 is out of range"),
-    ({"total": 3, "pairs": [[1, 2]]}, (), "exactly one"),
-    ({}, (), "exactly one"),
-    ({"total": 3, "rooks": 2}, ("rooks",), "unknown key"),
-    ({"pairs": [[1, 2]], "lines": [[1, 2], [0, 0], [2, 1]]}, ("lines", 2), "not one of"),
-    ({"total": [3], "lines": [[1, 2], [2, 2]]}, ("lines", 1), "not one of"),
-])
+@pytest.mark.parametrize(
+    "raw, key, message",
+    [
+        ({"pairs": [[1, 2], [3, 4], [0, 0]]}, ("pairs", 2), "empty board"),
+        ({"pairs": [[1, 2], [20, 13]]}, ("pairs", 1), "M \\+ N = 33 is out of range"),
+        ({"pairs": [[1, 2], [40, 0]]}, ("pairs", 1, 0), "40 is out of range"),
+        ({"pairs": [[1, 2], [1, 2]]}, ("pairs", 1), "twice"),
+        ({"pairs": [[1, 2], [1]]}, ("pairs", 1), "pair"),
+        ({"pairs": "1 2"}, ("pairs",), "expected"),
+        ({"total": [3, 40]}, ("total", 1), "40 is out of range"),
+        ({"total": 3, "pairs": [[1, 2]]}, (), "exactly one"),
+        ({}, (), "exactly one"),
+        ({"total": 3, "rooks": 2}, ("rooks",), "unknown key"),
+        ({"pairs": [[1, 2]], "lines": [[1, 2], [0, 0], [2, 1]]}, ("lines", 2), "not one of"),
+        ({"total": [3], "lines": [[1, 2], [2, 2]]}, ("lines", 1), "not one of"),
+    ],
+)
 def test_param_errors_carry_their_key_path(raw, key, message):
     with pytest.raises(ParamError, match=message) as caught:
         PROBLEM.check_params(raw)
@@ -244,7 +252,8 @@ def test_lines_may_repeat_and_hold_the_empty_board():
     params = job(total=[4], lines=[[3, 1], [3, 1], [0, 0]])
     assert params["lines"] == ((3, 1), (3, 1), (0, 0))
     assert [p.params for p in PROBLEM.points(params, "counts")] == [
-        {"n": 4, "queens": [0, 1, 2, 3, 4]}]
+        {"n": 4, "queens": [0, 1, 2, 3, 4]}
+    ]
 
 
 # ---------------------------------------------------------------------------------- report
@@ -261,14 +270,14 @@ def test_report_has_the_exact_triangle_and_its_figure():
     out = run_in_process(PROBLEM, job(total="1..9"), random.Random(7))
     report = PROBLEM.report("mixed", published(out))
     assert isinstance(report, Report)
-    (title, frame), = report.tables
+    ((title, frame),) = report.tables
     assert "mixed" in title
     assert frame.index.tolist() == list(range(1, 10))
     for n in range(1, 10):
         row = frame.loc[n].tolist()
-        assert row[:n + 1] == TRIANGLE[n] and all(v == "" for v in row[n + 1:])
-        assert all(type(v) is int for v in row[:n + 1])
-    (stem, figure), = report.figures
+        assert row[: n + 1] == TRIANGLE[n] and all(v == "" for v in row[n + 1 :])
+        assert all(type(v) is int for v in row[: n + 1])
+    ((stem, figure),) = report.figures
     assert stem == "triangle"
     heat, curves = figure.axes[:2]
     assert heat.get_xlabel() == "M (queens)" and "n = M + N" in heat.get_ylabel()
@@ -283,8 +292,10 @@ def test_report_figure_of_the_whole_triangle_stays_within_the_caps():
     from boardsweep.solvers.figures import MAX_HEIGHT, MAX_WIDTH
     from boardsweep.solvers.queens_rooks.report import triangle_figure
 
-    cells = {n: {m: (0 if n in (2, 3) and m >= n - 1 else 3**n * (m + 1)) for m in range(n + 1)}
-             for n in range(1, qr.MAX_TOTAL + 1)}
+    cells = {
+        n: {m: (0 if n in (2, 3) and m >= n - 1 else 3**n * (m + 1)) for m in range(n + 1)}
+        for n in range(1, qr.MAX_TOTAL + 1)
+    }
     figure = triangle_figure(cells, "all")
     heat, curves = figure.axes[:2]
     assert isinstance(heat.images[0].norm, LogNorm)  # counts span 60 decades
@@ -308,15 +319,26 @@ def test_problem_declares_its_table_and_version():
     assert PROBLEM.name == "queens_rooks" and PROBLEM.kind == "count"
     counts = PROBLEM.table("counts")
     assert counts.merge == "sum" and counts.keys == ("n", "queens", "rooks")
-    assert [c.name for c in counts.columns] == ["n", "queens", "rooks", "count", "count_text",
-                                                "nodes"]
+    assert [c.name for c in counts.columns] == [
+        "n",
+        "queens",
+        "rooks",
+        "count",
+        "count_text",
+        "nodes",
+    ]
     from boardsweep.solvers.identity import closure
 
     inside = set(closure(PROBLEM.modules))
-    assert {"boardsweep.solvers.queens_rooks.kernel", "boardsweep.solvers.queens_rooks.free",
-            "boardsweep.solvers.queens_rooks.typed", "boardsweep.solvers.queens_rooks.bits",
-            "boardsweep.solvers.queens_rooks.symmetry", "boardsweep.solvers.queens_rooks.format",
-            "boardsweep.solvers.prefixes"} <= inside
+    assert {
+        "boardsweep.solvers.queens_rooks.kernel",
+        "boardsweep.solvers.queens_rooks.free",
+        "boardsweep.solvers.queens_rooks.typed",
+        "boardsweep.solvers.queens_rooks.bits",
+        "boardsweep.solvers.queens_rooks.symmetry",
+        "boardsweep.solvers.queens_rooks.format",
+        "boardsweep.solvers.prefixes",
+    } <= inside
     assert "boardsweep.solvers.queens_rooks.report" not in inside  # presentation: unversioned
     assert len(PROBLEM.version) == 16
     PROBLEM.warm_up()
@@ -324,5 +346,6 @@ def test_problem_declares_its_table_and_version():
 
 def test_importing_the_package_does_not_import_numba():
     code = "import sys, boardsweep.solvers.queens_rooks; assert 'numba' not in sys.modules"
-    subprocess.run([sys.executable, "-c", code], check=True,
-                   cwd=Path(__file__).resolve().parents[2])
+    subprocess.run(
+        [sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2]
+    )

@@ -35,9 +35,16 @@ from tests.solvers.test_queens_rooks import brute_row
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 # placements(M, n - M), M = 0..4, rows n = 1..8 of the triangle (the seed's brute force agrees)
-README_ROWS_TO_8 = [[1, 1], [2, 0, 0], [6, 4, 0, 0], [24, 24, 20, 8, 2],
-                    [120, 168, 132, 100, 50], [720, 1184, 996, 432, 120],
-                    [5040, 9668, 8780, 5288, 2504], [40320, 88488, 92632, 59472, 28860]]
+README_ROWS_TO_8 = [
+    [1, 1],
+    [2, 0, 0],
+    [6, 4, 0, 0],
+    [24, 24, 20, 8, 2],
+    [120, 168, 132, 100, 50],
+    [720, 1184, 996, 432, 120],
+    [5040, 9668, 8780, 5288, 2504],
+    [40320, 88488, 92632, 59472, 28860],
+]
 WANTED = (0, 1, 2)  # the M of whole cells checked: two queens place in well under a second
 # OEIS A000170, n = 13..15: the last cell of a row (M = n queens, no rook) is the n-queens count
 A000170_13_TO_15 = {13: 73712, 14: 365596, 15: 2279184}
@@ -81,14 +88,16 @@ def test_ryser_knows_small_permanents():
     for k in range(1, 9):
         assert ryser(np.ones((k, k), np.int64)) == math.factorial(k)
         # derangements: the permanent of J - I
-        assert ryser(np.ones((k, k), np.int64) - np.eye(k, dtype=np.int64)) == \
-            round(math.factorial(k) / math.e)
+        assert ryser(np.ones((k, k), np.int64) - np.eye(k, dtype=np.int64)) == round(
+            math.factorial(k) / math.e
+        )
     rng = np.random.default_rng(5)
     for _ in range(20):  # against the definition, summed over permutations
         k = int(rng.integers(1, 7))
         a = (rng.random((k, k)) < 0.6).astype(np.int64)
-        by_definition = sum(all(a[i, p[i]] for i in range(k))
-                            for p in itertools.permutations(range(k)))
+        by_definition = sum(
+            all(a[i, p[i]] for i in range(k)) for p in itertools.permutations(range(k))
+        )
         assert ryser(a) == by_definition
     assert ryser_bound(14) < 2**63 <= ryser_bound(15)
 
@@ -98,8 +107,8 @@ def test_method_gives_the_known_rows(n):
     wanted = range(min(n, 4) + 1)
     got = [cell(n, m) for m in wanted]
     if n <= 6:  # every permutation, every choice of queens
-        assert got == brute_row(n)[:len(wanted)]
-    assert got == README_ROWS_TO_8[n - 1][:len(wanted)] == qr.row(n)[:len(wanted)]
+        assert got == brute_row(n)[: len(wanted)]
+    assert got == README_ROWS_TO_8[n - 1][: len(wanted)] == qr.row(n)[: len(wanted)]
 
 
 # ---------------------------------------------------------------------------------- whole cells
@@ -128,15 +137,20 @@ def test_published_rows_13_to_15(independent):
     assert {13, 14} <= set(published), "README's triangle lost rows 13 and 14"
     for n in (13, 14, 15):
         if n in published:  # row 15 once it is published
-            assert published[n][:len(WANTED)] == independent[n], n
+            assert published[n][: len(WANTED)] == independent[n], n
             assert published[n][n] == A000170_13_TO_15[n], n
 
 
 def test_row_13_through_the_kernel_split_at_random(independent):
     job = qr.PROBLEM.check_params({"pairs": [[m, 13 - m] for m in WANTED]})
     table = run_in_process(qr.PROBLEM, job, random.Random(13))["counts"]
-    got = dict(zip(table.column("queens").to_pylist(),
-                   map(int, table.column("count_text").to_pylist()), strict=True))
+    got = dict(
+        zip(
+            table.column("queens").to_pylist(),
+            map(int, table.column("count_text").to_pylist()),
+            strict=True,
+        )
+    )
     assert [got[m] for m in WANTED] == independent[13]
 
 

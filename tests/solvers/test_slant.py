@@ -90,8 +90,12 @@ def dfs_count(rows: int, cols: int, clues, cap: int = 2) -> int:
             if q == b:
                 return True
             y, x = divmod(q, width)
-            for r, c, v, o in ((y - 1, x - 1, 1, q - width - 1), (y - 1, x, 0, q - width + 1),
-                               (y, x - 1, 0, q + width - 1), (y, x, 1, q + width + 1)):
+            for r, c, v, o in (
+                (y - 1, x - 1, 1, q - width - 1),
+                (y - 1, x, 0, q - width + 1),
+                (y, x - 1, 0, q + width - 1),
+                (y, x, 1, q + width + 1),
+            ):
                 if 0 <= r < rows and 0 <= c < cols and fill[r * cols + c] == v and o not in seen:
                     seen.add(o)
                     stack.append(o)
@@ -253,12 +257,17 @@ def test_batches_in_one_thread_share_its_workspace_and_leak_nothing():
     rng = np.random.default_rng(7)
     small = [(r, k, c) for r, k, c in random_cases(rng, 30)]
     thinned = slant.generate(12, 2, 5)  # clues taken away: many solutions, a real search
-    thinned["clues"] = np.where(rng.random(thinned["clues"].shape[0]) < 0.3, -1,
-                                thinned["clues"]).astype(np.int8)
-    batches = [slant.pack([c.reshape(r + 1, k + 1) for r, k, c in small[:15]]),
-               thinned, slant.generate(4, 3, 6), thinned,
-               slant.pack([c.reshape(r + 1, k + 1) for r, k, c in small[15:]]),
-               slant.generate(12, 1, 8)]
+    thinned["clues"] = np.where(
+        rng.random(thinned["clues"].shape[0]) < 0.3, -1, thinned["clues"]
+    ).astype(np.int8)
+    batches = [
+        slant.pack([c.reshape(r + 1, k + 1) for r, k, c in small[:15]]),
+        thinned,
+        slant.generate(4, 3, 6),
+        thinned,
+        slant.pack([c.reshape(r + 1, k + 1) for r, k, c in small[15:]]),
+        slant.generate(12, 1, 8),
+    ]
     held = []
     for batch in batches:
         got = slant.solve_batch(batch)
@@ -278,8 +287,13 @@ def test_batches_in_one_thread_share_its_workspace_and_leak_nothing():
 def test_random_clue_grids(shape, data):
     rows, cols = shape
     clues = np.array(
-        data.draw(st.lists(st.integers(-1, 4), min_size=(rows + 1) * (cols + 1),
-                           max_size=(rows + 1) * (cols + 1))),
+        data.draw(
+            st.lists(
+                st.integers(-1, 4),
+                min_size=(rows + 1) * (cols + 1),
+                max_size=(rows + 1) * (cols + 1),
+            )
+        ),
         dtype=np.int8,
     )
     status, sol, _ = solve_one(rows, cols, clues)
@@ -297,7 +311,7 @@ def test_verdicts_on_perturbed_puzzles(n):
     points = (n + 1) * (n + 1)
     grids, expected = [], []
     for j in range(12):
-        clues = batch["clues"][j * points:(j + 1) * points].copy()
+        clues = batch["clues"][j * points : (j + 1) * points].copy()
         for kind in range(3):
             c = clues.copy()
             if kind == 0:
@@ -312,7 +326,7 @@ def test_verdicts_on_perturbed_puzzles(n):
         assert out["status"].tolist() == expected
         for j, grid in enumerate(grids):
             if expected[j]:
-                sol = out["solution"][out["solution_offsets"][j]:out["solution_offsets"][j + 1]]
+                sol = out["solution"][out["solution_offsets"][j] : out["solution_offsets"][j + 1]]
                 assert is_solution(n, n, grid.ravel(), sol)
 
 
@@ -337,19 +351,23 @@ def test_known_small_puzzles(rows, cols, clues, status, solution):
 
 SEED_SAMPLE = [
     (3, ["1.1.", "...0", ".3..", "..2."], ["\\//", "\\\\\\", "/\\/"]),
-    (5, [".21...", "..33.0", "......", "..33..", "0..33.", "....11"],
-     ["/\\\\//", "//\\\\\\", "\\\\\\//", "\\/\\\\/", "///\\\\"]),
+    (
+        5,
+        [".21...", "..33.0", "......", "..33..", "0..33.", "....11"],
+        ["/\\\\//", "//\\\\\\", "\\\\\\//", "\\/\\\\/", "///\\\\"],
+    ),
 ]
 
 
 def test_seed_sample_answers():
-    grids = [[[-1 if ch == "." else int(ch) for ch in row] for row in rows]
-             for _, rows, _ in SEED_SAMPLE]
+    grids = [
+        [[-1 if ch == "." else int(ch) for ch in row] for row in rows] for _, rows, _ in SEED_SAMPLE
+    ]
     out = slant.solve_batch(slant.pack(grids))
     assert out["status"].tolist() == [slant.UNIQUE, slant.UNIQUE]
     for j, (n, _, answer) in enumerate(SEED_SAMPLE):
-        sol = out["solution"][out["solution_offsets"][j]:out["solution_offsets"][j + 1]]
-        text = ["".join("\\" if v else "/" for v in sol[r * n:(r + 1) * n]) for r in range(n)]
+        sol = out["solution"][out["solution_offsets"][j] : out["solution_offsets"][j + 1]]
+        text = ["".join("\\" if v else "/" for v in sol[r * n : (r + 1) * n]) for r in range(n)]
         assert text == answer
 
 
@@ -390,7 +408,7 @@ def test_generated_puzzles_are_unique_and_minimal():
     for rows, cols in [(3, 3), (4, 4), (2, 4)]:
         batch = slant.generate(cols, 4, seed=5, rows=rows)
         for j in range(4):
-            clues = batch["clues"][batch["offsets"][j]:batch["offsets"][j + 1]].copy()
+            clues = batch["clues"][batch["offsets"][j] : batch["offsets"][j + 1]].copy()
             assert brute_count(rows, cols, clues) == 1
             for p in np.flatnonzero(clues >= 0):
                 fewer = clues.copy()
@@ -408,8 +426,8 @@ def test_generated_batch_layout_and_uniqueness():
     out = slant.solve_batch(batch)
     assert out["status"].tolist() == [slant.UNIQUE] * 6
     for j in range(6):
-        clues = batch["clues"][88 * j:88 * (j + 1)]
-        sol = out["solution"][70 * j:70 * (j + 1)]
+        clues = batch["clues"][88 * j : 88 * (j + 1)]
+        sol = out["solution"][70 * j : 70 * (j + 1)]
         assert is_solution(7, 10, clues, sol)
         assert 0 < (clues >= 0).sum() < 88
 
@@ -441,7 +459,7 @@ def read_seed_text(text: str) -> list[tuple[int, int, np.ndarray]]:
     count, at, out = int(lines[0]), 1, []
     for _ in range(count):
         n = int(lines[at])
-        rows = lines[at + 1:at + n + 2]
+        rows = lines[at + 1 : at + n + 2]
         assert all(len(r) == n + 1 for r in rows)
         clues = np.array([-1 if ch == "." else int(ch) for r in rows for ch in r], dtype=np.int8)
         out.append((n, n, clues))
@@ -458,6 +476,6 @@ def test_stored_benchmark_puzzles_are_unique(n):
     out = slant.solve_batch(slant.pack([c.reshape(r + 1, k + 1) for r, k, c in puzzles]))
     assert out["status"].tolist() == [slant.UNIQUE] * len(puzzles)
     for j, (rows, cols, clues) in enumerate(puzzles):
-        sol = out["solution"][out["solution_offsets"][j]:out["solution_offsets"][j + 1]]
+        sol = out["solution"][out["solution_offsets"][j] : out["solution_offsets"][j + 1]]
         assert is_solution(rows, cols, clues, sol)
         assert 0 < (clues >= 0).sum() < clues.size

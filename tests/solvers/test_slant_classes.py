@@ -25,7 +25,7 @@ def root(rows: int, cols: int, clues: np.ndarray) -> tuple[bool, np.ndarray]:
     ws, st = state.make_workspace(clues.shape[0])
     state.reset(ws, st, rows, cols, clues)
     ok = state.propagate(ws, st, rows, cols) and classes.settle(ws, st, rows, cols)
-    return bool(ok), ws[state._CELL, :rows * cols].copy()
+    return bool(ok), ws[state._CELL, : rows * cols].copy()
 
 
 def valid(rows: int, cols: int, grid: tuple[int, ...], clues: np.ndarray) -> bool:
@@ -52,8 +52,7 @@ def valid(rows: int, cols: int, grid: tuple[int, ...], clues: np.ndarray) -> boo
 
 
 def all_solutions(rows: int, cols: int, clues: np.ndarray) -> list[tuple[int, ...]]:
-    return [g for g in itertools.product((0, 1), repeat=rows * cols)
-            if valid(rows, cols, g, clues)]
+    return [g for g in itertools.product((0, 1), repeat=rows * cols) if valid(rows, cols, g, clues)]
 
 
 def random_puzzles(count: int, seed: int):
@@ -70,7 +69,7 @@ def random_puzzles(count: int, seed: int):
         clues = np.zeros((rows + 1) * width, np.int8)
         for r, c in itertools.product(range(rows), range(cols)):
             tl = r * width + c
-            for p in ((tl, tl + width + 1) if grid[r * cols + c] else (tl + 1, tl + width)):
+            for p in (tl, tl + width + 1) if grid[r * cols + c] else (tl + 1, tl + width):
                 clues[p] += 1
         clues[rng.random(clues.shape[0]) < rng.uniform(0.2, 0.6)] = -1
         if made % 5 == 4:
@@ -105,8 +104,14 @@ def test_settle_decides_only_what_every_solution_shares(small):
                 assert all(s[i] == cells[i] for s in sols), (rows, cols, clues.tolist(), i)
                 decided += 1
         # and the search built on it still counts the solutions (up to 2)
-        got = slant.solve_batch({"rows": np.array([rows]), "cols": np.array([cols]),
-                                 "offsets": np.array([0, clues.shape[0]]), "clues": clues})
+        got = slant.solve_batch(
+            {
+                "rows": np.array([rows]),
+                "cols": np.array([cols]),
+                "offsets": np.array([0, clues.shape[0]]),
+                "clues": clues,
+            }
+        )
         assert int(got["status"][0]) == min(len(sols), 2), (rows, cols, clues.tolist())
         if sols:
             assert tuple(int(v) for v in got["solution"]) in sols
@@ -119,7 +124,7 @@ def test_settle_decides_everything_tathams_hard_rules_do(small):
     for rows, cols, clues, _ in small:
         if levels.deduce(rows, cols, clues, levels.HARD, s) == 0:
             continue  # his rules refute it; settle need not
-        theirs = s.ws[0, :rows * cols]
+        theirs = s.ws[0, : rows * cols]
         ok, ours = root(rows, cols, clues)
         assert ok
         known = theirs >= 0
@@ -136,7 +141,7 @@ def test_hard_puzzles_are_settled_without_a_trial(rows, cols):
         assert levels.deduce(r, c, clues, levels.EASY, s) == 2  # the easy rules stall
         assert levels.deduce(r, c, clues, levels.HARD, s) == 1
         ok, cells = root(r, c, clues)
-        assert ok and np.array_equal(cells, s.ws[0, :r * c])
+        assert ok and np.array_equal(cells, s.ws[0, : r * c])
 
 
 def test_tathams_hard_puzzles_are_settled():
@@ -148,8 +153,7 @@ def test_tathams_hard_puzzles_are_settled():
         clues = clue_array(text)
         ok, cells = root(r, c, clues)
         assert levels.deduce(r, c, clues, levels.HARD, s) == 1
-        assert ok and np.array_equal(cells, s.ws[0, :r * c]), gid
-
+        assert ok and np.array_equal(cells, s.ws[0, : r * c]), gid
 
 
 # a 30 x 30 Hard puzzle from Tatham's generator whose settling needs a dead end with two ways
@@ -173,4 +177,4 @@ def test_a_dead_end_refuses_a_join_with_another_after_two_ways_out():
     s = levels.make_scratch(clues.shape[0])
     assert levels.deduce(r, c, clues, levels.HARD, s) == 1
     ok, cells = root(r, c, clues)
-    assert ok and np.array_equal(cells, s.ws[0, :r * c])
+    assert ok and np.array_equal(cells, s.ws[0, : r * c])

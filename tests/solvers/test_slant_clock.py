@@ -24,8 +24,10 @@ def test_ticks_measure_the_same_interval_as_perf_counter():
     """Over one interval, ticks / tick_rate and time.perf_counter agree within 2 %."""
     rate = clock.tick_rate()
     if rate is None:
-        pytest.skip("this machine's time-stamp counter is not a clock: solve_each times "
-                    "from Python (test_solve_each_without_the_counter covers that path)")
+        pytest.skip(
+            "this machine's time-stamp counter is not a clock: solve_each times "
+            "from Python (test_solve_each_without_the_counter covers that path)"
+        )
     start, first = time.perf_counter(), clock.ticks()
     time.sleep(0.05)
     for _ in range(100_000):

@@ -43,9 +43,20 @@ def test_declarations():
     assert P.modules == ("boardsweep.solvers.slant",) and len(P.version) == 16
     assert [t.name for t in P.tables] == ["slant", "puzzles"]
     assert [(f.name, str(f.type)) for f in P.set_table.compute_schema()] == [
-        ("puzzle_id", "int64"), ("rows", "int32"), ("cols", "int32"), ("clues", "string")]
-    assert P.result.compute_schema().names == ["puzzle_id", "rows", "cols", "status",
-                                               "solution", "nodes", "seconds"]
+        ("puzzle_id", "int64"),
+        ("rows", "int32"),
+        ("cols", "int32"),
+        ("clues", "string"),
+    ]
+    assert P.result.compute_schema().names == [
+        "puzzle_id",
+        "rows",
+        "cols",
+        "status",
+        "solution",
+        "nodes",
+        "seconds",
+    ]
     assert set(P.params.fields) == {"puzzles"} and dict(P.options.fields) == {}
     assert P.cost_columns == ("rows", "cols") and P.id_column == "puzzle_id"
 
@@ -53,13 +64,23 @@ def test_declarations():
 def test_groups_one_per_size_sorted():
     groups = P.points(job({"n": [6, 3], "rows": [4, 2], "count": 9, "seed": 1}), "puzzles")
     assert [(g.params["rows"], g.params["cols"]) for g in groups] == [
-        (2, 3), (2, 6), (4, 3), (4, 6)]
+        (2, 3),
+        (2, 6),
+        (4, 3),
+        (4, 6),
+    ]
     assert [g.label for g in groups] == ["2x3", "2x6", "4x3", "4x6"]
-    assert all(g.units == 9 and g.seconds > 0 and g.params == {"seed": 1, "rows": g.params[
-        "rows"], "cols": g.params["cols"]} for g in groups)
+    assert all(
+        g.units == 9
+        and g.seconds > 0
+        and g.params == {"seed": 1, "rows": g.params["rows"], "cols": g.params["cols"]}
+        for g in groups
+    )
     solving = P.points(job({"n": [5, 3], "count": 2, "seed": 1}), "slant")
     assert [p.params["generate"] for p in solving] == [
-        {"seed": 1, "rows": 3, "cols": 3}, {"seed": 1, "rows": 5, "cols": 5}]
+        {"seed": 1, "rows": 3, "cols": 3},
+        {"seed": 1, "rows": 5, "cols": 5},
+    ]
     assert solving[1].seconds > solving[0].seconds > 0
 
 
@@ -78,7 +99,8 @@ def test_random_splits_give_the_same_tables():
     out = slant.solve_batch(batch)  # the table says what the solver says
     assert whole.column("nodes").to_pylist() == out["nodes"].tolist()
     assert whole.column("solution")[5].as_py() == slant.to_text(
-        out["solution"][out["solution_offsets"][5]:out["solution_offsets"][6]])
+        out["solution"][out["solution_offsets"][5] : out["solution_offsets"][6]]
+    )
 
 
 def test_puzzles_depend_on_seed_size_and_index_alone():
@@ -123,8 +145,11 @@ def test_judge_byte_for_byte():
     result = run_in_process(P, params, random.Random(1), rows=table)["slant"]
     notes: list[str] = []
     for size in (1, 5):
-        out = b"".join(P.judge.write({"slant": iter(result.to_batches(max_chunksize=size))},
-                                     params, notes.append))
+        out = b"".join(
+            P.judge.write(
+                {"slant": iter(result.to_batches(max_chunksize=size))}, params, notes.append
+            )
+        )
         assert out == expected
     assert notes == []
 
@@ -137,8 +162,9 @@ def test_judge_notes_a_case_without_solution():
     assert result.column("status").to_pylist() == ["unique", "none", "multiple"]
     assert result.column("solution")[1].as_py() == ""
     notes: list[str] = []
-    out = b"".join(P.judge.write({"slant": iter(result.to_batches(max_chunksize=1))}, params,
-                                 notes.append))
+    out = b"".join(
+        P.judge.write({"slant": iter(result.to_batches(max_chunksize=1))}, params, notes.append)
+    )
     assert notes == ["case 2 has no solution"]
     assert out.decode().splitlines()[0] == "\\"
     assert len(out.decode().splitlines()) == 1 + 2
@@ -146,22 +172,37 @@ def test_judge_notes_a_case_without_solution():
 
 def bad_set(**change) -> pa.Table:
     """Three good puzzles (ids 3, 8, 21) with one column changed."""
-    columns = {"puzzle_id": [3, 8, 21], "rows": [1, 2, 1], "cols": [1, 1, 2],
-               "clues": ["1...", "..2...", "0....."]}
+    columns = {
+        "puzzle_id": [3, 8, 21],
+        "rows": [1, 2, 1],
+        "cols": [1, 1, 2],
+        "clues": ["1...", "..2...", "0....."],
+    }
     columns.update(change)
     return pa.table(columns, schema=P.set_table.compute_schema())
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"clues": ["1...", "..2..", "0....."]},
-     r"puzzle 8: 5 clue points for 2 x 1 cells \(expected 6\)$"),
-    ({"clues": ["1...", "..2...", "0....5"]},
-     "puzzle 21: clues may hold only '.' and the digits 0-4, not '5'$"),
-    ({"rows": [1, 0, 1], "clues": ["1...", "..", "0....."]},
-     "puzzle 8: 0 x 1 cells: a puzzle needs at least one row and one column"),
-    ({"rows": [1, 2, 60000], "cols": [1, 1, 60000]},
-     r"puzzle 21: 60000 x 60000 has 3600000000 cells: at most 2\*\*31 - 1"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (
+            {"clues": ["1...", "..2..", "0....."]},
+            r"puzzle 8: 5 clue points for 2 x 1 cells \(expected 6\)$",
+        ),
+        (
+            {"clues": ["1...", "..2...", "0....5"]},
+            "puzzle 21: clues may hold only '.' and the digits 0-4, not '5'$",
+        ),
+        (
+            {"rows": [1, 0, 1], "clues": ["1...", "..", "0....."]},
+            "puzzle 8: 0 x 1 cells: a puzzle needs at least one row and one column",
+        ),
+        (
+            {"rows": [1, 2, 60000], "cols": [1, 1, 60000]},
+            r"puzzle 21: 60000 x 60000 has 3600000000 cells: at most 2\*\*31 - 1",
+        ),
+    ],
+)
 def test_check_set_names_the_puzzle(change, message):
     P.check_set(bad_set())
     with pytest.raises(ParamError, match=message):
@@ -173,22 +214,43 @@ def test_costs():
     assert cost.dtype == np.float64 and np.isfinite(cost).all() and (np.diff(cost) > 0).all()
 
 
-@pytest.mark.parametrize("raw, key, message", [
-    ({"puzzles": {"generate": {"n": 0, "count": 1, "seed": 0}}},
-     ("puzzles", "generate", "n"), "out of range"),
-    ({"puzzles": {"generate": {"n": [3, 3], "count": 1, "seed": 0}}},
-     ("puzzles", "generate", "n", 1), "twice"),
-    ({"puzzles": {"generate": {"n": 3, "rows": 0, "count": 1, "seed": 0}}},
-     ("puzzles", "generate", "rows"), "out of range"),
-    ({"puzzles": {"generate": {"n": 3, "count": 1}}}, ("puzzles", "generate"),
-     "missing key 'seed'"),
-    ({"puzzles": {"generate": {"n": 3, "count": 1, "seed": -1}}},
-     ("puzzles", "generate", "seed"), "out of range"),
-    ({"puzzles": {"generate": {"n": 3, "count": 1, "seed": 0, "density": 0.3}}},
-     ("puzzles", "generate", "density"), "unknown key"),
-    ({"puzzles": {"ingest": "a.txt"}, "counts": True}, ("counts",), "unknown key"),
-    ({"puzzles": 3}, ("puzzles",), "expected one of"),
-])
+@pytest.mark.parametrize(
+    "raw, key, message",
+    [
+        (
+            {"puzzles": {"generate": {"n": 0, "count": 1, "seed": 0}}},
+            ("puzzles", "generate", "n"),
+            "out of range",
+        ),
+        (
+            {"puzzles": {"generate": {"n": [3, 3], "count": 1, "seed": 0}}},
+            ("puzzles", "generate", "n", 1),
+            "twice",
+        ),
+        (
+            {"puzzles": {"generate": {"n": 3, "rows": 0, "count": 1, "seed": 0}}},
+            ("puzzles", "generate", "rows"),
+            "out of range",
+        ),
+        (
+            {"puzzles": {"generate": {"n": 3, "count": 1}}},
+            ("puzzles", "generate"),
+            "missing key 'seed'",
+        ),
+        (
+            {"puzzles": {"generate": {"n": 3, "count": 1, "seed": -1}}},
+            ("puzzles", "generate", "seed"),
+            "out of range",
+        ),
+        (
+            {"puzzles": {"generate": {"n": 3, "count": 1, "seed": 0, "density": 0.3}}},
+            ("puzzles", "generate", "density"),
+            "unknown key",
+        ),
+        ({"puzzles": {"ingest": "a.txt"}, "counts": True}, ("counts",), "unknown key"),
+        ({"puzzles": 3}, ("puzzles",), "expected one of"),
+    ],
+)
 def test_params_errors_carry_the_key_path(raw, key, message):
     with pytest.raises(ParamError, match=message) as info:
         P.check_params(raw)
@@ -206,7 +268,7 @@ def test_report():
 
     result = P.report("slants", {"slant": load})
     assert isinstance(result, Report)
-    (title, frame), = result.tables
+    ((title, frame),) = result.tables
     assert "slants" in title
     assert frame["puzzles"].tolist() == [6, 6] and frame["unique"].tolist() == [6, 6]
     figures = dict(result.figures)

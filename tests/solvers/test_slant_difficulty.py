@@ -30,13 +30,19 @@ from tests.conftest import boardsweep
 TATHAM_GRADED = [
     ("5x5:01a0a112b2a1223f1a0a22d2b1", "easy"),
     ("8x8:1d1f23a4c1a1d0a113a3b2a3121a2b1e12a023a2b12b2b3a2b0b2a0a1", "easy"),
-    ("12x10:c1b0a2b1b42a3d123d2a222a3d1b2b1b2c222212a32a3b3a1b1b2a22d3a122b3b12a11a31c21c22a11"
-     "3a3a1a2a1e4b11e11d", "easy"),
+    (
+        "12x10:c1b0a2b1b42a3d123d2a222a3d1b2b1b2c222212a32a3b3a1b1b2a22d3a122b3b12a11a31c21c22a11"
+        "3a3a1a2a1e4b11e11d",
+        "easy",
+    ),
     ("5x5:c1c24a21c22a12131b21a3g", "hard"),
     ("5x5:d1a12a22b2a21b232c23a1g", "hard"),
     ("8x8:1b11f1c3111b3b32a1a33b22b1b3a12b21a32a1a1b1a2a2b12b2b1d1b1a", "hard"),
-    ("12x10:f1c11b31a211a12e11a3a21a21a12b2a13a21c32c3a1b2f212b31a1a2b2g121a1a1a1a21b322a11a2"
-     "13e22b2a3221b1g11a", "hard"),
+    (
+        "12x10:f1c11b31a211a12e11a3a21a21a12b2a13a21c32c3a1b2f212b31a1a2b2g121a1a1a1a21b322a11a2"
+        "13e22b2a3221b1g11a",
+        "hard",
+    ),
     ("4x4:01a1b2b2b3a10b2b1c", "harder"),  # unique, but needs a guess
     ("4x4:a1c1b4b1g201a2a", "harder"),
     ("2x2:i", "harder"),  # no clue: ambiguous
@@ -63,8 +69,10 @@ def graded() -> dict[str, dict]:
     """Generated puzzles of each level, several sizes, in one batch per level."""
     out = {}
     for level in levels.LEVELS:
-        parts = [batch_to_table(slant.generate(c, 6, seed=11, rows=r, difficulty=level))
-                 for r, c in SIZES]
+        parts = [
+            batch_to_table(slant.generate(c, 6, seed=11, rows=r, difficulty=level))
+            for r, c in SIZES
+        ]
         out[level] = table_to_batch(pa.concat_tables(parts))
     return out
 
@@ -106,7 +114,7 @@ def test_solved_grid_is_the_kernels_unique_solution():
         verdict = slant.solve_batch(slant.pack([clue_array(clues).reshape(rows + 1, cols + 1)]))
         if grade in ("easy", "hard"):
             assert found == 1 and verdict["status"][0] == slant.UNIQUE
-            assert np.array_equal(s.ws[0, :rows * cols], verdict["solution"])
+            assert np.array_equal(s.ws[0, : rows * cols], verdict["solution"])
         elif grade == "impossible":
             assert found == 0 and verdict["status"][0] == slant.NONE
         else:
@@ -114,8 +122,9 @@ def test_solved_grid_is_the_kernels_unique_solution():
 
 
 def test_grade_batch():
-    grids = [clue_array(read_game_id(g)[2]).reshape(read_game_id(g)[0] + 1, -1)
-             for g, _ in TATHAM_GRADED]
+    grids = [
+        clue_array(read_game_id(g)[2]).reshape(read_game_id(g)[0] + 1, -1) for g, _ in TATHAM_GRADED
+    ]
     got = levels.grade_batch(slant.pack(grids))
     assert [levels.GRADES[g] for g in got] == [grade for _, grade in TATHAM_GRADED]
     assert levels.grade_batch(slant.pack([])).shape == (0,)
@@ -132,7 +141,7 @@ def test_easy_puzzles_fall_to_the_easy_deductions(graded):
     for rows, cols, clues in puzzles(batch):
         s = make_scratch((rows + 1) * (cols + 1))
         assert deduce(rows, cols, clues, EASY, s) == 1
-        assert np.array_equal(s.ws[0, :rows * cols], verdict["solution"][at:at + rows * cols])
+        assert np.array_equal(s.ws[0, : rows * cols], verdict["solution"][at : at + rows * cols])
         at += rows * cols
     assert set(levels.grade_batch(batch)) == {EASY}
 
@@ -146,7 +155,7 @@ def test_hard_puzzles_need_the_hard_deductions(graded):
         s = make_scratch((rows + 1) * (cols + 1))
         assert deduce(rows, cols, clues, EASY, s) == 2  # the easy rules stall
         assert deduce(rows, cols, clues, HARD, s) == 1
-        assert np.array_equal(s.ws[0, :rows * cols], verdict["solution"][at:at + rows * cols])
+        assert np.array_equal(s.ws[0, : rows * cols], verdict["solution"][at : at + rows * cols])
         at += rows * cols
     assert set(levels.grade_batch(batch)) == {HARD}
 
@@ -164,8 +173,10 @@ def test_every_clue_left_is_needed_at_its_level(graded, level):
 
 def test_graded_generation_is_reproducible_and_split_independent():
     whole = slant.generate(6, 5, seed=9, rows=4, difficulty="hard")
-    parts = [slant.generate(6, 2, seed=9, rows=4, difficulty="hard"),
-             slant.generate(6, 3, seed=9, rows=4, start=2, difficulty="hard")]
+    parts = [
+        slant.generate(6, 2, seed=9, rows=4, difficulty="hard"),
+        slant.generate(6, 3, seed=9, rows=4, start=2, difficulty="hard"),
+    ]
     assert np.array_equal(whole["clues"], np.concatenate([p["clues"] for p in parts]))
     assert list(whole["puzzle_id"]) == [0, 1, 2, 3, 4]
     easy = slant.generate(6, 5, seed=9, rows=4, difficulty="easy")
@@ -194,40 +205,70 @@ def test_generator_refuses_bad_levels():
 
 def test_difficulty_through_the_params():
     P = slant.PROBLEM
-    params = P.check_params({"puzzles": {"generate": {"n": [5, 6], "count": 3, "seed": 1,
-                                                      "difficulty": "hard"}}})
+    params = P.check_params(
+        {"puzzles": {"generate": {"n": [5, 6], "count": 3, "seed": 1, "difficulty": "hard"}}}
+    )
     points = P.points(params, "puzzles")
     assert [p.params for p in points] == [
-        {"seed": 1, "rows": r, "cols": r, "difficulty": "hard"} for r in (5, 6)]
+        {"seed": 1, "rows": r, "cols": r, "difficulty": "hard"} for r in (5, 6)
+    ]
     assert [p.label for p in points] == ["5x5 hard", "6x6 hard"]
     rows = P.compute(points[0], 1, 3)
     assert rows.column("puzzle_id").to_pylist() == [1, 2]
     expected = slant.generate(5, 2, seed=1, start=1, difficulty="hard")
-    assert rows.column("clues").to_pylist() == batch_to_table(expected).column(
-        "clues").to_pylist()
+    assert rows.column("clues").to_pylist() == batch_to_table(expected).column("clues").to_pylist()
     plain = P.check_params({"puzzles": {"generate": {"n": [5], "count": 3, "seed": 1}}})
     assert P.points(plain, "puzzles")[0].params == {"seed": 1, "rows": 5, "cols": 5}
     with pytest.raises(ParamError, match="one of easy, hard") as info:
-        P.check_params({"puzzles": {"generate": {"n": 5, "count": 1, "seed": 1,
-                                                 "difficulty": "medium"}}})
+        P.check_params(
+            {"puzzles": {"generate": {"n": 5, "count": 1, "seed": 1, "difficulty": "medium"}}}
+        )
     assert info.value.key == ("puzzles", "generate", "difficulty")
     with pytest.raises(ParamError, match="at least 2 rows and columns") as info:
-        P.check_params({"puzzles": {"generate": {"n": [1, 5], "count": 1, "seed": 1,
-                                                 "difficulty": "hard"}}})
+        P.check_params(
+            {"puzzles": {"generate": {"n": [1, 5], "count": 1, "seed": 1, "difficulty": "hard"}}}
+        )
     assert info.value.key == ("puzzles", "generate", "n")
 
 
 def test_generate_hard_on_the_command_line(tmp_path):
     out = tmp_path / "hard.parquet"
-    made = boardsweep("generate", "slant", "--n", "6", "--rows", "5", "--count", "4", "--seed",
-                      "2", "--difficulty", "hard", "-o", str(out))
+    made = boardsweep(
+        "generate",
+        "slant",
+        "--n",
+        "6",
+        "--rows",
+        "5",
+        "--count",
+        "4",
+        "--seed",
+        "2",
+        "--difficulty",
+        "hard",
+        "-o",
+        str(out),
+    )
     assert made.returncode == 0, made.stderr
     batch = table_to_batch(pq.read_table(out))
     assert set(levels.grade_batch(batch)) == {HARD}
-    assert np.array_equal(batch["clues"],
-                          slant.generate(6, 4, seed=2, rows=5, difficulty="hard")["clues"])
-    bad = boardsweep("generate", "slant", "--n", "6", "--count", "1", "--seed", "2",
-                     "--difficulty", "medium", "-o", str(tmp_path / "x.parquet"))
+    assert np.array_equal(
+        batch["clues"], slant.generate(6, 4, seed=2, rows=5, difficulty="hard")["clues"]
+    )
+    bad = boardsweep(
+        "generate",
+        "slant",
+        "--n",
+        "6",
+        "--count",
+        "1",
+        "--seed",
+        "2",
+        "--difficulty",
+        "medium",
+        "-o",
+        str(tmp_path / "x.parquet"),
+    )
     assert bad.returncode != 0 and "one of easy, hard" in bad.stderr
 
 
@@ -235,19 +276,26 @@ def test_generate_hard_on_the_command_line(tmp_path):
 
 
 TATHAM = os.environ.get("BOARDSWEEP_TATHAM_SLANT")
-TATHAM_NAMES = {"Easy": "easy", "Hard": "hard", "harder than Hard, or ambiguous": "harder",
-                "impossible (no solution exists)": "impossible"}
+TATHAM_NAMES = {
+    "Easy": "easy",
+    "Hard": "hard",
+    "harder than Hard, or ambiguous": "harder",
+    "impossible (no solution exists)": "impossible",
+}
 
 
 def tatham_grade(gid: str) -> str | None:
     """Tatham's solver's grade of a game ID (``slantsolver -g``), in :data:`levels.GRADES`."""
-    out = subprocess.run([TATHAM, "-g", gid], capture_output=True, text=True, check=True,
-                         timeout=60).stdout
+    out = subprocess.run(
+        [TATHAM, "-g", gid], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
     return TATHAM_NAMES.get(out.split("Difficulty rating:", 1)[-1].strip())
 
 
-@pytest.mark.skipif(not TATHAM or not Path(TATHAM).is_file(),
-                    reason="BOARDSWEEP_TATHAM_SLANT names no build of Tatham's slant solver")
+@pytest.mark.skipif(
+    not TATHAM or not Path(TATHAM).is_file(),
+    reason="BOARDSWEEP_TATHAM_SLANT names no build of Tatham's slant solver",
+)
 def test_tathams_solver_agrees_on_generated_puzzles(graded):
     for level, batch in graded.items():
         for rows, cols, clues in puzzles(batch):

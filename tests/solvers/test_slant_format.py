@@ -42,8 +42,13 @@ def judge(text: str) -> str:
     pieces = []
     for j in range(table.num_rows):
         lo, hi = out["solution_offsets"][j], out["solution_offsets"][j + 1]
-        pieces.append(render(table.column("rows")[j].as_py(), table.column("cols")[j].as_py(),
-                             slant.to_text(out["solution"][lo:hi])))
+        pieces.append(
+            render(
+                table.column("rows")[j].as_py(),
+                table.column("cols")[j].as_py(),
+                slant.to_text(out["solution"][lo:hi]),
+            )
+        )
     return "".join(pieces)
 
 

@@ -31,8 +31,9 @@ def solve(rows: int, cols: int, clues, learn, max_nodes: int = 0):
     sol = np.empty(rows * cols, np.int64)
     first = np.full(rows * cols, -1, np.int64)
     kernel.reset(ws, st, rows, cols, np.asarray(clues, np.int8))
-    found, nodes = kernel.search(ws, st, rows, cols, np.int64(2), sol, first, True,
-                                 np.int64(kernel.CHECK), max_nodes, learn)
+    found, nodes = kernel.search(
+        ws, st, rows, cols, np.int64(2), sol, first, True, np.int64(kernel.CHECK), max_nodes, learn
+    )
     opened = int(st[state._NCAND]) if nodes > 1 else 0
     return int(found), sol, opened, int(nodes)
 
@@ -63,7 +64,7 @@ def test_learning_matches_brute_force():
             found, sol, opened = run(rows, cols, clues)
             assert found == min(brute_count(rows, cols, clues), 2), (rows, cols, clues.tolist())
             if found:
-                assert is_solution(rows, cols, clues, sol[:rows * cols])
+                assert is_solution(rows, cols, clues, sol[: rows * cols])
             if opened:
                 reached.add(found)
     # the learning search itself (not only the rules) reached every verdict
@@ -77,7 +78,7 @@ def test_learning_matches_the_seeds_search_on_perturbed_puzzles(n):
     points = (n + 1) ** 2
     opened = 0
     for j in range(10):
-        clues = batch["clues"][j * points:(j + 1) * points].copy()
+        clues = batch["clues"][j * points : (j + 1) * points].copy()
         for kind in range(3):
             c = clues.copy()
             if kind == 0:
@@ -100,7 +101,7 @@ def test_learning_matches_the_depth_first_search(n, count):
     points = (n + 1) ** 2
     verdicts = set()
     for j in range(count):
-        clues = batch["clues"][j * points:(j + 1) * points]
+        clues = batch["clues"][j * points : (j + 1) * points]
         for kind in range(3):
             c = clues.copy()
             if kind == 0:
@@ -164,13 +165,14 @@ def test_clause_store_grows_and_keeps_every_clause_and_watch():
     for k in range(200):
         m = int(rng.integers(2, 6))
         lits = 2 * rng.choice(n, m, replace=False) + rng.integers(0, 2, m)
-        c, cl, cstart, clen, wnext = learning._store(cl, cstart, clen, wnext, whead, counts,
-                                                     lits.astype(np.int64), m)
+        c, cl, cstart, clen, wnext = learning._store(
+            cl, cstart, clen, wnext, whead, counts, lits.astype(np.int64), m
+        )
         assert c == k
         stored.append(lits.tolist())
     assert cl.shape[0] >= counts[1] == sum(map(len, stored)) and counts[0] == 200
     for c, lits in enumerate(stored):
-        assert cl[cstart[c]:cstart[c] + clen[c]].tolist() == lits
+        assert cl[cstart[c] : cstart[c] + clen[c]].tolist() == lits
     watched = []
     for lit in range(2 * n):
         node = whead[lit]

@@ -16,7 +16,7 @@ def test_a_one_one_pair_forces_the_private_cells():
     ws, st = state.make_workspace((rows + 1) * (cols + 1))
     state.reset(ws, st, rows, cols, _points(rows, cols, {(1, 1): 1, (1, 2): 1}))
     assert state.propagate(ws, st, rows, cols)
-    cell = ws[state._CELL, :rows * cols].reshape(rows, cols)
+    cell = ws[state._CELL, : rows * cols].reshape(rows, cols)
     assert cell[0, 0] == 0 and cell[1, 0] == 1  # '/' and '\': away from (1, 1)
     assert cell[0, 2] == 1 and cell[1, 2] == 0  # away from (1, 2)
     assert cell[0, 1] == -1 and cell[1, 1] == -1  # the shared cells stay open

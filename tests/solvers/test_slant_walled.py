@@ -23,8 +23,9 @@ def _recount(ws, st: np.ndarray, rows: int, cols: int):
     """Rule 4's counts at every label, computed afresh on a copy of the state."""
     fresh, fresh_st = ws.copy(), st.copy()
     state.count_exits(fresh, fresh_st, rows, cols)
-    labels = np.flatnonzero(ws[state._COMP, :(rows + 1) * (cols + 1)]
-                            == np.arange((rows + 1) * (cols + 1)))
+    labels = np.flatnonzero(
+        ws[state._COMP, : (rows + 1) * (cols + 1)] == np.arange((rows + 1) * (cols + 1))
+    )
     return fresh[state._EXITS, labels], fresh[state._BCNT, labels], labels
 
 
@@ -76,7 +77,7 @@ def test_counts_stay_exact_through_a_search(n, seed, count):
     batch = slant.generate(n, count, seed)
     checked = 0
     for j in range(count):
-        clues = batch["clues"][batch["offsets"][j]:batch["offsets"][j + 1]].copy()
+        clues = batch["clues"][batch["offsets"][j] : batch["offsets"][j + 1]].copy()
         clues[rng.random(clues.shape[0]) < 0.3] = -1  # several solutions, deeper search
         ws, st = state.make_workspace(clues.shape[0])
         sol = np.empty(n * n, np.int64)
@@ -84,8 +85,9 @@ def test_counts_stay_exact_through_a_search(n, seed, count):
         for budget in (3, 10, 40, 0):  # stop mid-search, then let it finish
             state.reset(ws, st, n, n, clues)
             # the depth-first search (-1: never clause learning, which leaves the workspace alone)
-            search(ws, st, n, n, np.int64(2), sol, first, True, np.int64(CHECK), budget,
-                   np.int64(-1))
+            search(
+                ws, st, n, n, np.int64(2), sol, first, True, np.int64(CHECK), budget, np.int64(-1)
+            )
             if st[state._EXON] == 0:
                 continue  # the root settled it: no counts kept
             exits, bcnt, labels = _recount(ws, st, n, n)
