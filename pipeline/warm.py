@@ -151,54 +151,54 @@ def warm_up(problems: list[str], first: int = 0, run: str = "") -> dict:
     )
     done: dict[str, dict] = {}
     while pending:
-        taken = [(name, fd) for name in list(pending) if (fd := _take(name, False)) is not None]
-        if not taken:  # every remaining problem is being compiled elsewhere: wait for one
-            taken = [(pending[0], _take(pending[0], True))]
-        for name, fd in taken[:1]:  # one at a time; the others go back to the pool
-            try:
-                _report(run, state="start", problem=name)
-                began, wall = time.perf_counter(), time.time()
-                problem = solvers.get(name)
-                before = cache_misses(problem)
-                steps = len(problem.warm_steps())
-                at = {"step": 0}
+        # the first problem whose lock is free, one lock at a time (holding a second one
+        # while compiling the first would keep another worker from compiling it meanwhile)
+        taken = next(((n, fd) for n in pending if (fd := _take(n, False)) is not None), None)
+        if taken is None:  # every remaining problem is being compiled elsewhere: wait for one
+            taken = (pending[0], _take(pending[0], True))
+        name, fd = taken
+        try:
+            _report(run, state="start", problem=name)
+            began, wall = time.perf_counter(), time.time()
+            problem = solvers.get(name)
+            before = cache_misses(problem)
+            steps = len(problem.warm_steps())
+            at = {"step": 0}
 
-                def note(count: int, name=name, steps=steps, at=at) -> None:
+            def note(count: int, name=name, steps=steps, at=at) -> None:
+                _report(
+                    run,
+                    state="step",
+                    problem=name,
+                    step=at["step"],
+                    steps=steps,
+                    functions=count,
+                )
+
+            with compiling(tuple(problem.modules), note) as counter:
+
+                def step(done: int, total: int, name=name, at=at, counter=counter) -> None:
+                    at["step"] = done
                     _report(
                         run,
                         state="step",
                         problem=name,
-                        step=at["step"],
-                        steps=steps,
-                        functions=count,
+                        step=done,
+                        steps=total,
+                        functions=counter.count,
                     )
 
-                with compiling(tuple(problem.modules), note) as counter:
-
-                    def step(done: int, total: int, name=name, at=at, counter=counter) -> None:
-                        at["step"] = done
-                        _report(
-                            run,
-                            state="step",
-                            problem=name,
-                            step=done,
-                            steps=total,
-                            functions=counter.count,
-                        )
-
-                    problem.warm_up(step)
-                problem.version  # noqa: B018 - hashes the problem's sources once, before tasks
-                done[name] = {
-                    "seconds": time.perf_counter() - began,
-                    "began": wall,
-                    "compiled": cache_misses(problem) - before,
-                }
-                _report(run, state="done", problem=name, **done[name])
-            finally:
-                os.close(fd)  # releases the lock: the next worker loads what this one compiled
-            pending.remove(name)
-        for _, fd in taken[1:]:
-            os.close(fd)
+                problem.warm_up(step)
+            problem.version  # noqa: B018 - hashes the problem's sources once, before tasks
+            done[name] = {
+                "seconds": time.perf_counter() - began,
+                "began": wall,
+                "compiled": cache_misses(problem) - before,
+            }
+            _report(run, state="done", problem=name, **done[name])
+        finally:
+            os.close(fd)  # releases the lock: the next worker loads what this one compiled
+        pending.remove(name)
     pa.array([0])  # pyarrow imports pandas at its first list conversion: 0.5 s of a first task
     return {"seconds": time.perf_counter() - start, "started": started, "problems": done}
 
