@@ -14,6 +14,17 @@ ROOT = Path(__file__).resolve().parents[1]
 BOARDSWEEP = [sys.executable, "-m", "boardsweep"]
 
 
+def pytest_sessionstart(session):
+    """Compile every built-in problem's kernels once for the whole run, before any test: each
+    process of the run (``pytest -n``'s workers) warms them the way cluster workers do, one
+    problem per process at a time under the machine's compile locks, so each kernel compiles
+    once and every later test and subprocess loads it from the shared cache."""
+    from boardsweep import solvers
+    from boardsweep.pipeline.warm import warm_up
+
+    warm_up(list(solvers.names()))
+
+
 @pytest.fixture(scope="session")
 def dask_client():
     """A real ``distributed.LocalCluster`` with 2 worker processes, shared by the session."""
