@@ -2,8 +2,9 @@
 scheduler file), or worker jobs submitted to a batch system.
 
 This is the only module that makes clients.  Worker processes import ``solvers`` as an
-installed package, so every worker must have the same boardsweep installed; the versions are
-compared at connect time and a mismatch stops the run.
+installed package, so every worker must have the same boardsweep installed; its version, and
+numba's, numpy's, pyarrow's and Python's, are compared at connect time and a mismatch stops the
+run.
 
 Who may connect: a local cluster listens on 127.0.0.1 only (its dashboard too).  Every other
 cluster speaks TLS unless the config says ``security: none``: batch jobs with a certificate
@@ -21,7 +22,6 @@ import time
 import warnings
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from importlib.metadata import version as package_version
 from pathlib import Path
 
 import dask
@@ -32,16 +32,17 @@ from .batch import BATCH_TIMEOUT, batch_cluster, cancel_on_signals, job_ids, wai
 from .errors import ClusterError, Interrupted
 from .progress import LOGGER, adopt_dask_logging, log, quiet_dask, warn, worker_logging
 from .spec import BATCH_KINDS, ClusterSpec, check_security
+from .work import versions
 
 __all__ = ["open_client", "wait_for_file", "check_versions", "boardsweep_version", "dashboard_link"]
 
 DEFAULT_TIMEOUT = 60.0
-VERSION_PACKAGES = ("boardsweep", "numba", "numpy", "pyarrow")
 
 
 def boardsweep_version() -> dict[str, str]:
-    """Versions of the packages whose mismatch between client and workers would change results."""
-    return {name: package_version(name) for name in VERSION_PACKAGES}
+    """This process's :func:`pipeline.work.versions`, under the name that workers of older
+    releases have too (a worker runs its own copy of what :func:`check_versions` names)."""
+    return versions()
 
 
 def wait_for_file(path: str | Path, timeout: float) -> None:
@@ -54,20 +55,26 @@ def wait_for_file(path: str | Path, timeout: float) -> None:
 
 
 def check_versions(client) -> None:
-    """Stop with :class:`ClusterError` if any worker runs other package versions than we do
-    (or cannot say which: it has no boardsweep at all)."""
+    """Stop with :class:`ClusterError` if any worker runs other versions than we do
+    (:func:`pipeline.work.versions`), naming the worker and each version that differs, or
+    cannot say which (it cannot import a library).  Workers that join
+    later are checked with every task (:func:`pipeline.work.run_bundle`)."""
     mine = boardsweep_version()
     try:
         theirs = client.run(boardsweep_version)
-    except ImportError as exc:  # PackageNotFoundError too: no boardsweep installed there
+    except ImportError as exc:  # no boardsweep, numba, numpy or pyarrow to import there
         raise ClusterError(
-            f"a worker cannot tell its boardsweep version ({type(exc).__name__}: "
+            f"a worker cannot tell its versions ({type(exc).__name__}: "
             f"{exc}); install the same boardsweep on every worker"
         ) from None
-    for worker, versions in theirs.items():
-        diff = {k: (mine[k], v) for k, v in versions.items() if mine.get(k) != v}
+    for worker, its in theirs.items():
+        names = [*mine, *(k for k in its if k not in mine)]
+        diff = {k: (mine.get(k), its.get(k)) for k in names if mine.get(k) != its.get(k)}
         if diff:
-            detail = ", ".join(f"{k} {a} here but {b} there" for k, (a, b) in diff.items())
+            detail = ", ".join(
+                f"{k} {a or 'unknown'} here but {b or 'unknown'} there"
+                for k, (a, b) in diff.items()
+            )
             raise ClusterError(f"version mismatch with worker {worker}: {detail}")
 
 
@@ -92,11 +99,11 @@ def _local_worker_settings(options: dict) -> dict:
     twice a second in every worker and in the scheduler, and its event-loop "tick" (which only
     times the loop, to log a loop blocked for more than 3 s) 50 times a second in every
     process.  A task here is one long compiled call the profiler cannot see into, so on a small
-    machine these are pure cost: with the profiler on and the monitor at 0.5 s, a count on 2
-    workers of a 2-core machine used 15% more CPU (workers and this process) than with the
-    profiler off and the monitor at 2 s; a tick every second rather than every 20 ms then cut
-    an idle cluster's CPU by another 60% (``benchmarks/cluster_idle.py``).  The key
-    ``profile: true`` turns the profiler back on.
+    machine these are pure cost: a count used measurably more CPU (workers and this process)
+    with the profiler on and the monitor at 0.5 s than with the profiler off and the monitor at
+    2 s, and a tick every second rather than every 20 ms cuts an idle cluster's CPU further
+    (``benchmarks/cluster_idle.py``; its figures are on the manual's speed page,
+    docs/speed.md).  The key ``profile: true`` turns the profiler back on.
     """
     preload = list(dask.config.get("distributed.worker.preload", None) or [])
     return {

@@ -34,7 +34,7 @@ from .errors import JobError
 from .merge import chain
 from .plan import JobPlan, PointPlan, Task
 from .progress import Progress, log, warn
-from .run import Bundle, BundleSource, Runner, RunStats
+from .run import Bundle, BundleSource, Runner, RunStats, refusal
 from .store import Record, Store
 from .tables import from_payload
 from .work import Outcome, answer_digest
@@ -207,7 +207,8 @@ def _take(
     banned: set[str],
 ) -> bool:
     """Add a check's new answer; whether it needs another."""
-    if error is not None or not outcomes or outcomes[0].error is not None:
+    refused = error is None and refusal(outcomes, banned)  # its worker runs other code
+    if not refused and (error is not None or not outcomes or outcomes[0].error is not None):
         why = error if error is not None else (outcomes[0].error if outcomes else "no outcome")
         raise JobError(
             f"job verification: {check.point.point.label} units "
@@ -217,7 +218,8 @@ def _take(
     outcome = outcomes[0]
     worker = outcome.worker
     if (
-        worker in banned
+        refused
+        or worker in banned
         or (not same and worker in bundle.avoid)
         or (not same and worker in check.answers)
     ):

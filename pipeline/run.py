@@ -19,9 +19,9 @@ from typing import Any
 
 from . import stopping
 from .plan import JobPlan, Task
-from .progress import Progress
+from .progress import Progress, warn
 from .store import Record, Store
-from .work import Item, Outcome, run_bundle
+from .work import Item, Outcome, run_bundle, versions
 
 __all__ = [
     "Bundle",
@@ -33,15 +33,18 @@ __all__ = [
     "execute",
     "RunStats",
     "WorkerLost",
+    "refusal",
     "BUNDLE_SECONDS",
     "MAX_BUNDLE",
 ]
 
-BUNDLE_SECONDS = 0.25  # a bundle should hold at least this much work (Dask costs ~3 ms a task)
+BUNDLE_SECONDS = 0.25  # a bundle should hold at least this much work (Dask's cost per task:
+# benchmarks/driver_cost.py, figures on the speed page, docs/speed.md)
 SCHEDULER_SECONDS = 0.005  # ... and per worker thread this much more: a scheduler handles a few
 # hundred tasks a second, so 1000 workers need bundles of 5 s of work to stay busy
 MAX_BUNDLE = 1000  # tasks in one bundle at most
-MAX_REFUSED = 3  # outcomes of one task refused (a banned worker ran it) before it fails
+MAX_REFUSED = 3  # outcomes of one task refused (a banned or refusing worker ran it) before
+# it fails
 WINDOW_PER_THREAD = 3  # bundles in flight per worker thread
 TAIL_SHARE = 2  # toward the end a bundle holds at most 1 / (TAIL_SHARE * threads) of the work
 # still unpacked, so the last bundles are short and the threads finish together (guided
@@ -104,13 +107,15 @@ class DaskRunner:
     :class:`WorkerLost`.  Workers in :attr:`banned` (they computed wrongly) are given no more
     bundles, and a bundle's ``avoid`` workers are passed over, preferring workers on another
     host than theirs; both are loose restrictions (a bundle never waits for a worker that is
-    gone), so the caller checks who computed each outcome.
+    gone), so the caller checks who computed each outcome.  Each bundle carries the driver's
+    library versions, and a worker with others refuses it (:func:`refusal`).
     """
 
     def __init__(self, client, threads: int):
         self.client = client
         self.threads = threads
         self.banned: set[str] = set()
+        self.versions = versions()  # sent with every bundle: a worker of others refuses it
         self._seen: tuple[float, dict[str, dict]] = (-1.0, {})
 
     def _info(self) -> dict[str, dict]:
@@ -180,6 +185,7 @@ def _dask_run(runner: DaskRunner, source: BundleSource) -> Iterator[list[Done]]:
             future = client.submit(
                 func,
                 *args,
+                runner.versions,
                 key=f"bundle-{bundle.id}-{time.time_ns()}",
                 pure=False,
                 retries=1,
@@ -256,7 +262,8 @@ class _Packer(BundleSource):
         self._refused: dict[tuple[str, int], int] = {}
 
     def refused(self, task: Task) -> int:
-        """Count one more outcome of ``task`` refused (a banned worker ran it); the count."""
+        """Count one more outcome of ``task`` refused (a banned or refusing worker ran it);
+        the count."""
         key = (task.plan.point_id, task.lo)
         self._refused[key] = self._refused.get(key, 0) + 1
         return self._refused[key]
@@ -324,6 +331,22 @@ def execute(
     return stats
 
 
+def refusal(outcomes: list[Outcome] | None, banned: set[str]) -> bool:
+    """Whether ``outcomes`` are a worker's refusal: it runs other problem code or library
+    versions than the driver (:func:`pipeline.work.run_bundle`).  Its first refusal names it
+    in the log and adds it to ``banned``, so it gets no more tasks in this run."""
+    refused = next((o for o in outcomes or () if o.refused), None)
+    if refused is None:
+        return False
+    if refused.worker not in banned:
+        banned.add(refused.worker)
+        warn(
+            f"worker {refused.worker} refused its tasks: {refused.error}; it gets no more "
+            "tasks in this run"
+        )
+    return True
+
+
 def _take(
     bundle: Bundle,
     outcomes,
@@ -337,7 +360,11 @@ def _take(
 ) -> None:
     """Store a finished bundle's records, count its tasks, note its failures."""
     stats.bundles += 1
-    if error is None and banned and any(o.worker in banned for o in outcomes):
+    if error is None and refusal(outcomes, banned):  # its worker runs other code or libraries
+        if max(packer.refused(t) for t in bundle.tasks) <= MAX_REFUSED:
+            packer.retries.extend(bundle.tasks)
+            return  # else only such workers were left: the tasks fail with the refusal
+    elif error is None and banned and any(o.worker in banned for o in outcomes):
         # a worker found computing wrongly ran it after all (no other worker was free)
         if max(packer.refused(t) for t in bundle.tasks) <= MAX_REFUSED:
             packer.retries.extend(bundle.tasks)

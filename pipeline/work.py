@@ -8,10 +8,14 @@ workers never see the driver's config.
 
 from __future__ import annotations
 
+import importlib
 import sys
 import time
 import traceback
 from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as package_version
 
 import pyarrow as pa
 
@@ -22,7 +26,30 @@ from .content import rows_digest
 from .store import record_checksum
 from .tables import to_payload
 
-__all__ = ["Item", "Outcome", "run_bundle", "answer_digest"]
+__all__ = ["Item", "Outcome", "run_bundle", "answer_digest", "versions", "LIBRARIES"]
+
+LIBRARIES = ("numba", "numpy", "pyarrow")  # compared as imported, with boardsweep and Python
+
+
+def versions() -> dict[str, str]:
+    """The versions whose mismatch between driver and workers could change results.
+
+    boardsweep's installed version (its problems' code is compared by hash besides: a
+    problem's ``version``); numba's, numpy's and pyarrow's as imported in this process, the
+    code that computes here whatever installed metadata says (a copy earlier on
+    ``PYTHONPATH`` counts); Python's major.minor.
+    """
+    try:
+        found = {"boardsweep": package_version("boardsweep")}
+    except PackageNotFoundError:  # importable from a source folder, but not installed
+        found = {"boardsweep": "not installed"}
+    for name in LIBRARIES:
+        found[name] = str(importlib.import_module(name).__version__)
+    found["python"] = f"{sys.version_info.major}.{sys.version_info.minor}"
+    return found
+
+
+_versions_here = cache(versions)  # a process's libraries do not change while it runs
 
 
 @dataclass(frozen=True)
@@ -50,21 +77,23 @@ class Outcome:
     content: str | None = None  # the rows' digest (pipeline.content.rows_digest)
     answer: str | None = None  # the digest of the rows less their measured (time) columns
     worker: str = ""  # the address of the worker that computed it ("" in the driver)
+    refused: bool = False  # the worker runs other code than the driver: it computed nothing
 
 
-def run_bundle(problem_name: str, version: str, items: list[Item]) -> list[Outcome]:
+def run_bundle(
+    problem_name: str, version: str, items: list[Item], driver: dict[str, str] | None = None
+) -> list[Outcome]:
     """Compute every item of a bundle in order; a failing item does not stop the others.
 
-    Refuses (every item fails) if this worker's code has another version than the driver's.
+    Refuses (every item fails, marked ``refused``) if this worker's problem code has another
+    version than the driver's, or (``driver``: the driver's :func:`versions`) it runs other
+    library versions: the driver then gives it no more tasks (:func:`pipeline.run.refusal`).
     """
     problem = solvers.get(problem_name)
     here = _worker_address()
-    if problem.version != version:
-        error = (
-            f"code version mismatch: {problem_name} is version {problem.version} on this "
-            f"worker but {version} on the driver (install the same boardsweep everywhere)"
-        )
-        return [Outcome(None, "", 0, 0.0, error, worker=here) for _ in items]
+    error = _mismatch(problem_name, problem.version, version, driver)
+    if error is not None:
+        return [Outcome(None, "", 0, 0.0, error, worker=here, refused=True) for _ in items]
     out = []
     for item in items:
         start = time.thread_time()
@@ -107,6 +136,30 @@ def run_bundle(problem_name: str, version: str, items: list[Item]) -> list[Outco
             )
         )
     return out
+
+
+def _mismatch(
+    problem_name: str, mine: str, version: str, driver: dict[str, str] | None
+) -> str | None:
+    """Why this process must not compute the driver's tasks (None: it may)."""
+    if driver is not None:
+        here = _versions_here()
+        names = [*driver, *(k for k in here if k not in driver)]
+        differ = [k for k in names if here.get(k) != driver.get(k)]
+        if differ:
+            detail = ", ".join(
+                f"{k} {here.get(k, 'unknown')} on this worker but "
+                f"{driver.get(k, 'unknown')} on the driver"
+                for k in differ
+            )
+            return f"version mismatch: {detail} (install the same versions everywhere)"
+    if mine != version:
+        return (
+            f"code version mismatch: {problem_name} is version {mine} on this worker but "
+            f"{version} on the driver (install the same boardsweep and problem modules "
+            "everywhere)"
+        )
+    return None
 
 
 def answer_digest(table: pa.Table, measured: tuple[str, ...], content: str | None = None) -> str:

@@ -54,8 +54,8 @@ class Liar(WorkerPlugin):
 
         honest = getattr(work.run_bundle, "honest", work.run_bundle)
 
-        def run_bundle(problem_name, version, items):
-            outcomes = honest(problem_name, version, items)
+        def run_bundle(problem_name, version, items, driver=None):
+            outcomes = honest(problem_name, version, items, driver)
             out = []
             for item, outcome in zip(items, outcomes, strict=True):
                 if outcome.error is None and lies_about(item.point_id, item.lo, item.hi):
