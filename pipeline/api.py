@@ -49,7 +49,7 @@ def count(
     **params: Any,
 ) -> int:
     """The count a count problem's ``boardsweep solve`` prints, as an exact ``int``
-    (README's "From Python" has examples).
+    (the manual's Python API page, docs/python-api.md, has examples).
 
     ``params`` are the solve command's arguments by name; small work runs in this process,
     other work on a local cluster (``workers``), an existing one (``scheduler``) or ``client``.

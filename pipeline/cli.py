@@ -2,9 +2,8 @@
 
 ``solve``, ``generate``, ``ingest`` and ``judge`` get one subcommand per registered problem
 that supports them, with arguments and options read from the problem's declarations; nothing
-here names a problem.  Every command that computes goes through :mod:`pipeline.jobs`.
-
-Exit status: 0 done, 1 a job failed, 2 bad input, 130 interrupted (Ctrl-C), 143 terminated.
+here names a problem.  Every command that computes goes through :mod:`pipeline.jobs`.  The
+exit statuses (the ``--help`` footer) come from :data:`pipeline.errors.EXIT_CODES`.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from . import stopping
+from . import errors, stopping
 from .errors import BoardsweepError, InputError, Interrupted
 from .progress import log, quiet_dask, setup_logging
 
@@ -32,9 +31,6 @@ if TYPE_CHECKING:  # the modules that compute are imported by the commands that 
     from .spec import Job
 
 __all__ = ["cli", "main"]
-
-EXIT_CODES = """Exit status: 0 done; 1 a job failed (run keeps finished results); 2 bad input
-(nothing written); 130 interrupted (Ctrl-C); 143 terminated (SIGTERM)."""
 
 
 class _Group(click.Group):
@@ -117,7 +113,9 @@ def _where(values: dict) -> app.Where:
 
 
 @click.group(
-    cls=_Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES
+    cls=_Group,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog=errors.exit_status_text(),
 )
 @click.version_option(package_name="boardsweep")
 @click.option("-v", "--verbose", count=True, help="More detail (Dask's messages too).")
@@ -672,7 +670,7 @@ def verify_command(results, sample, job_names, seed) -> None:
 class VerifyFailed(BoardsweepError):
     """``verify`` found a damaged table or a disagreement: exit 1."""
 
-    exit_code = 1
+    exit_code = errors.FAILED
 
 
 JUDGE_TASK_SECONDS = 5.0  # judge solves in this process: short tasks cost nothing, and

@@ -54,34 +54,93 @@ __all__ = [
     "RUNS_SCHEMA",
 ]
 
+
+def _column(name: str, kind: pa.DataType, doc: str) -> pa.Field:
+    """A column of ``runs.parquet``, its meaning in its metadata (``doc``) as the problems'
+    tables carry theirs (the manual's table of ``runs.parquet`` is read from it)."""
+    return pa.field(name, kind, metadata={"doc": doc})
+
+
+#: The columns of ``runs.parquet``: one row per run that published the job.
 RUNS_SCHEMA = pa.schema(
     [
-        ("run", pa.int64()),
-        ("started", pa.timestamp("ms", "UTC")),
-        ("finished", pa.timestamp("ms", "UTC")),
-        ("generation", pa.int64()),
-        ("tasks_run", pa.int64()),
-        ("tasks_reused", pa.int64()),
-        ("units_run", pa.int64()),
-        ("units_reused", pa.int64()),
-        ("units", pa.int64()),
-        ("workers", pa.int32()),
-        ("cpu_seconds", pa.float64()),
-        ("wall_seconds", pa.float64()),
-        ("boardsweep_version", pa.string()),
-        ("problem_version", pa.string()),
-        ("host", pa.string()),
-        ("command", pa.string()),
-        ("verify", pa.float64()),
-        ("records_verified", pa.int64()),
-        ("disagreements", pa.int64()),
-        (
+        _column(
+            "run",
+            pa.int64(),
+            "the run's number in the job's history: 1 for the first run that published, one "
+            "more for each run after it",
+        ),
+        _column("started", pa.timestamp("ms", "UTC"), "when the run started"),
+        _column(
+            "finished",
+            pa.timestamp("ms", "UTC"),
+            "when the run had merged the job's tables, just before it published them",
+        ),
+        _column(
+            "generation",
+            pa.int64(),
+            "the generation of the job's folder the run published (the manifest's `generation`)",
+        ),
+        _column("tasks_run", pa.int64(), "records the run computed (one per task)"),
+        _column(
+            "tasks_reused",
+            pa.int64(),
+            "records of the published tables the run did not compute: computed by earlier runs",
+        ),
+        _column("units_run", pa.int64(), "work units the run computed"),
+        _column(
+            "units_reused",
+            pa.int64(),
+            "work units of the job the run did not compute: computed by earlier runs",
+        ),
+        _column("units", pa.int64(), "the job's work units in all: `units_run` + `units_reused`"),
+        _column("workers", pa.int32(), "the worker threads the run computed on"),
+        _column(
+            "cpu_seconds",
+            pa.float64(),
+            "CPU seconds of the records the run computed, summed over its workers",
+        ),
+        _column("wall_seconds", pa.float64(), "seconds from the run's start to `finished`"),
+        _column("boardsweep_version", pa.string(), "the version of boardsweep that published"),
+        _column(
+            "problem_version",
+            pa.string(),
+            "the problem's version: a hash of the source its results depend on (the records "
+            "are keyed by it, so a change recomputes them)",
+        ),
+        _column("host", pa.string(), "the host the run's driver (the `boardsweep` process) ran on"),
+        _column(
+            "command",
+            pa.string(),
+            "what ran it: the command line (`boardsweep run ...`) or the Python call",
+        ),
+        _column(
+            "verify",
+            pa.float64(),
+            "the share of the job's records computed again on another worker before "
+            "publication (the job's `verify:`)",
+        ),
+        _column(
+            "records_verified",
+            pa.int64(),
+            "records the run computed again on another worker, the two answers compared "
+            "(records verified by an earlier run are not checked again)",
+        ),
+        _column(
+            "disagreements",
+            pa.int64(),
+            "records whose answer lost a check (the answer two other workers agree on "
+            "stands), summed over `disagreeing_workers`",
+        ),
+        _column(
             "disagreeing_workers",
             pa.list_(
                 pa.struct(
                     [("address", pa.string()), ("host", pa.string()), ("disagreements", pa.int64())]
                 )
             ),
+            "each worker whose answer lost a check: its `address`, its `host` and how many "
+            "records it lost (`disagreements`); empty when none lost",
         ),
     ]
 )

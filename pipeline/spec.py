@@ -35,6 +35,8 @@ from boardsweep.solvers.schema import (
     key_text,
 )
 
+from .batch import BATCH_TIMEOUT
+from .batch import JOB_NAME as WORKER_JOB_NAME
 from .errors import InputError
 from .limits import too_big
 from .sets import InputSet, decode_text, load_set
@@ -52,8 +54,10 @@ __all__ = [
     "BATCH_KINDS",
     "TLS_FILES",
     "JOB_NAME",
+    "JOB_FIELDS",
     "ADDRESS",
     "CLUSTER_KINDS",
+    "CLUSTER_KIND",
     "state_folder",
     "config_from_mapping",
     "verify_share",
@@ -72,8 +76,26 @@ _MEMORY = Text(
     r"(auto|[0-9]+(\.[0-9]+)?\s*([kKMGT]i?B?|B)?)", 32, 'a memory size like "4GB" or "auto"'
 )
 _SECONDS = Number(0.01, 7 * 86400)
-_TASK_SECONDS = Field(Number(0.01, 86400), doc="target seconds per task")
+TASK_SECONDS_DEFAULTS = {"local": 10.0}  # any other cluster kind: TASK_SECONDS_OFF_HOST
+TASK_SECONDS_OFF_HOST = 300.0
+_TASK_SECONDS = Field(
+    Number(0.01, 86400),
+    doc="the target length of a task in seconds (`--task-seconds` overrides it); "
+    f"{TASK_SECONDS_DEFAULTS['local']:g} on a local cluster, {TASK_SECONDS_OFF_HOST:g} on any "
+    "other unless set",
+)
 _COMMON = {"task_seconds": _TASK_SECONDS}
+BATCH_LOG_DIRECTORY = "batch-logs"  # the worker jobs' output, beside the config file
+SLURM_LOG_DIRECTORY = "slurm-logs"  # ... for Slurm (the name it always had)
+_DASHBOARD = (  # the doc of `dashboard_address`
+    'where the scheduler\'s dashboard listens; "127.0.0.1:8787" (this host only; the next '
+    'free port if taken) unless set; ":8787" opens it to the network'
+)
+_ALLOWED_FAILURES = Field(
+    Integer(0, 1000),
+    doc="how many worker deaths one task may cause before it fails; Dask's own "
+    "`distributed.scheduler.allowed-failures` unless set",
+)
 _SLURM_STRING = Text(what="a non-empty string")
 _STRINGS = ListOf(Text(what="a string"), least=0, unique=False, what="a list of strings")
 
@@ -84,41 +106,107 @@ _SECURITY = Field(
 )
 _TLS = {
     "security": _SECURITY,
-    "tls_ca_file": Field(FilePath("a CA certificate file (PEM)")),
-    "tls_cert": Field(FilePath("a client certificate file (PEM)")),
-    "tls_key": Field(FilePath("a client key file (PEM)")),
+    "tls_ca_file": Field(
+        FilePath("a CA certificate file (PEM)"),
+        doc="the CA certificate of a `tls://` scheduler (PEM, relative to the config file; "
+        "`--tls-ca-file`). The three `tls_` keys go together; without them Dask's own "
+        "`distributed.comm.tls` settings apply",
+    ),
+    "tls_cert": Field(
+        FilePath("a client certificate file (PEM)"),
+        doc="this client's certificate for a `tls://` scheduler (PEM; `--tls-cert`)",
+    ),
+    "tls_key": Field(
+        FilePath("a client key file (PEM)"),
+        doc="this client's private key for a `tls://` scheduler (PEM; `--tls-key`)",
+    ),
 }
+_CONNECT_TIMEOUT = Field(
+    _SECONDS,
+    doc="seconds to wait for the scheduler (and its file) and for its first worker; 60 unless set",
+)
 _BATCH = {  # the keys every batch system takes (dask-jobqueue's own, and boardsweep's)
-    "workers": Field(Integer(1, 100_000)),
-    "cores": Field(Integer(1, 1024)),
-    "memory": Field(_MEMORY),
-    "job_name": Field(_SLURM_STRING),
-    "job_extra_directives": Field(_STRINGS),
-    "job_extra": Field(_STRINGS),
-    "job_script_prologue": Field(_STRINGS),
-    "local_directory": Field(_SLURM_STRING),
-    "log_directory": Field(FilePath("a folder")),
-    "interface": Field(_SLURM_STRING),
-    "dashboard_address": Field(_SLURM_STRING),
-    "timeout": Field(_SECONDS),
-    "allowed_failures": Field(Integer(0, 1000)),
+    "workers": Field(
+        Integer(1, 100_000),
+        doc="worker jobs to submit, one Dask worker each (`--workers` overrides it); 1 unless set",
+    ),
+    "cores": Field(
+        Integer(1, 1024),
+        doc="cores each worker job asks for, and its worker's threads; 1 unless set",
+    ),
+    "memory": Field(_MEMORY, doc='memory each worker job asks for; "2GB" unless set'),
+    "job_name": Field(
+        _SLURM_STRING,
+        doc=f"the worker jobs' name in the batch system's queue; {WORKER_JOB_NAME} unless set",
+    ),
+    "job_extra_directives": Field(
+        _STRINGS,
+        doc="more options for the worker job script's header, one a string "
+        '(`["--qos=low"]` on Slurm)',
+    ),
+    "job_extra": Field(
+        _STRINGS,
+        doc="the name dask-jobqueue gave `job_extra_directives` before 0.8: both are added",
+    ),
+    "job_script_prologue": Field(
+        _STRINGS,
+        doc='shell lines the worker job script runs before the worker starts (`["module load '
+        'gcc/12"]`)',
+    ),
+    "local_directory": Field(
+        _SLURM_STRING, doc="each worker's scratch folder on its node (`/scratch/$USER`)"
+    ),
+    "log_directory": Field(
+        FilePath("a folder"),
+        doc="the folder the worker jobs' output and error files go to, relative to the config "
+        f"file; {SLURM_LOG_DIRECTORY} on Slurm and {BATCH_LOG_DIRECTORY} on the other systems "
+        "unless set",
+    ),
+    "interface": Field(
+        _SLURM_STRING,
+        doc="the network interface the scheduler and the workers use (`ib0`)",
+    ),
+    "dashboard_address": Field(_SLURM_STRING, doc=_DASHBOARD),
+    "timeout": Field(
+        _SECONDS,
+        doc="seconds to wait for the first worker job to start and connect; "
+        f"{BATCH_TIMEOUT:g} unless set",
+    ),
+    "allowed_failures": _ALLOWED_FAILURES,
     "security": _SECURITY,
     **_COMMON,
 }
 _WALLTIME = Field(
-    Text(r"([0-9]+-)?[0-9]+(:[0-9]{1,2}){0,2}", 32, 'a walltime like "02:00:00" (quoted)')
+    Text(r"([0-9]+-)?[0-9]+(:[0-9]{1,2}){0,2}", 32, 'a walltime like "02:00:00" (quoted)'),
+    doc="the time limit of each worker job; without it the queue's own default applies",
 )
-_RESOURCE_SPEC = Field(Text(what='a resource request like "select=1:ncpus=1:mem=2GB"'))
+_RESOURCE_SPEC = Field(
+    Text(what='a resource request like "select=1:ncpus=1:mem=2GB"'),
+    doc="the resource request of each worker job, as the batch system writes it",
+)
+_QUEUE = Field(_SLURM_STRING, doc="the queue (on Slurm, the partition) the worker jobs go to")
+_ACCOUNT = Field(_SLURM_STRING, doc="the account the worker jobs are charged to")
+_PROJECT = Field(_SLURM_STRING, doc="the project the worker jobs are charged to")
 BATCH_KINDS = ("slurm", "pbs", "sge", "lsf", "htcondor")
 
 CLUSTER_KINDS: dict[str, Record] = {
     "local": Record(
         {
-            "workers": Field(Integer(1, 4096)),
-            "threads_per_worker": Field(Integer(1, 1024)),
-            "memory_limit": Field(_MEMORY),
-            "dashboard_address": Field(Text(what="an address")),
-            "allowed_failures": Field(Integer(0, 1000)),
+            "workers": Field(
+                Integer(1, 4096),
+                doc="worker processes (`--workers` overrides it); unless set, one per core, "
+                "and small work runs in the `boardsweep` process with no cluster started",
+            ),
+            "threads_per_worker": Field(
+                Integer(1, 1024), doc="threads of each worker process; 1 unless set"
+            ),
+            "memory_limit": Field(
+                _MEMORY,
+                doc='memory each worker process may use; "auto" (the default) shares the '
+                "machine's memory among them",
+            ),
+            "dashboard_address": Field(Text(what="an address"), doc=_DASHBOARD),
+            "allowed_failures": _ALLOWED_FAILURES,
             "profile": Field(
                 Flag(),
                 doc="Dask's sampling profiler in the workers (the dashboard's "
@@ -129,13 +217,29 @@ CLUSTER_KINDS: dict[str, Record] = {
         "a local cluster",
     ),
     "address": Record(
-        {"address": Field(ADDRESS, required=True), "timeout": Field(_SECONDS), **_TLS, **_COMMON},
+        {
+            "address": Field(
+                ADDRESS,
+                required=True,
+                doc="the address of a running Dask scheduler (`--scheduler`); a `tcp://` one "
+                "needs `security: none`",
+            ),
+            "timeout": _CONNECT_TIMEOUT,
+            **_TLS,
+            **_COMMON,
+        },
         "an existing scheduler",
     ),
     "scheduler-file": Record(
         {
-            "path": Field(FilePath("a scheduler file path"), required=True),
-            "timeout": Field(_SECONDS),
+            "path": Field(
+                FilePath("a scheduler file path"),
+                required=True,
+                doc="the file a running Dask scheduler writes its address to (`dask scheduler "
+                "--scheduler-file FILE`), relative to the config file (`--scheduler-file` on "
+                "the command line); waited for up to `timeout`",
+            ),
+            "timeout": _CONNECT_TIMEOUT,
             **_TLS,
             **_COMMON,
         },
@@ -145,8 +249,8 @@ CLUSTER_KINDS: dict[str, Record] = {
         {
             **_BATCH,
             "walltime": _WALLTIME,
-            "queue": Field(_SLURM_STRING),
-            "account": Field(_SLURM_STRING),
+            "queue": _QUEUE,
+            "account": _ACCOUNT,
         },
         "a Slurm cluster",
     ),
@@ -154,8 +258,8 @@ CLUSTER_KINDS: dict[str, Record] = {
         {
             **_BATCH,
             "walltime": _WALLTIME,
-            "queue": Field(_SLURM_STRING),
-            "account": Field(_SLURM_STRING),
+            "queue": _QUEUE,
+            "account": _ACCOUNT,
             "resource_spec": _RESOURCE_SPEC,
         },
         "a PBS cluster",
@@ -164,8 +268,8 @@ CLUSTER_KINDS: dict[str, Record] = {
         {
             **_BATCH,
             "walltime": _WALLTIME,
-            "queue": Field(_SLURM_STRING),
-            "project": Field(_SLURM_STRING),
+            "queue": _QUEUE,
+            "project": _PROJECT,
             "resource_spec": _RESOURCE_SPEC,
         },
         "an SGE cluster",
@@ -174,10 +278,11 @@ CLUSTER_KINDS: dict[str, Record] = {
         {
             **_BATCH,
             "walltime": Field(
-                Text(r"[0-9]+(:[0-9]{1,2})?", 16, 'a walltime like "02:00" (quoted)')
+                Text(r"[0-9]+(:[0-9]{1,2})?", 16, 'a walltime like "02:00" (quoted)'),
+                doc=_WALLTIME.doc,
             ),
-            "queue": Field(_SLURM_STRING),
-            "project": Field(_SLURM_STRING),
+            "queue": _QUEUE,
+            "project": _PROJECT,
         },
         "an LSF cluster",
     ),
@@ -186,36 +291,75 @@ CLUSTER_KINDS: dict[str, Record] = {
         "an HTCondor pool",
     ),
 }
-BATCH_LOG_DIRECTORY = "batch-logs"  # the worker jobs' output, beside the config file
-SLURM_LOG_DIRECTORY = "slurm-logs"  # ... for Slurm (the name it always had)
+CLUSTER_KIND = Field(
+    Choice(tuple(CLUSTER_KINDS)),
+    default="local",
+    doc="where the tasks run: a local cluster of worker processes on this machine, an existing "
+    "Dask scheduler (by its address or its scheduler file), or worker jobs of a batch system; "
+    "each kind takes the keys listed under it",
+)
 TLS_FILES = (("tls_ca_file", "ca-file"), ("tls_cert", "client.cert"), ("tls_key", "client.key"))
 TOP = Record(
     {
-        "output": Field(Text(most=1024, what="a folder name")),
-        "state": Field(Text(most=1024, what="a folder name")),
-        "cluster": Field(Raw()),  # checked by cluster_spec, for its kind
-        "jobs": Field(
-            ListOf(Raw(), unique=False, what="a non-empty list of jobs"), required=True
-        ),  # each job checked by its problem
+        "output": Field(
+            Text(most=1024, what="a folder name"),
+            default="results",
+            doc="the results folder, relative to the config file (a leading ~ is your home "
+            "folder): each job publishes into `<output>/<name>/` (`--output` overrides it)",
+        ),
+        "state": Field(
+            Text(most=1024, what="a folder name"),
+            doc="the folder for what is not published, chiefly the result store, relative to "
+            "the config file; `.boardsweep/<output name>/` beside the results folder unless "
+            "set. It must be on the results folder's file system, and serves that one output",
+        ),
+        "cluster": Field(  # checked by cluster_spec, for its kind
+            Raw(),
+            doc="where the tasks run: `{kind: KIND, ...}` with that kind's keys (below); a "
+            "local cluster unless set",
+        ),
+        "jobs": Field(  # each job checked by its problem
+            ListOf(Raw(), unique=False, what="a non-empty list of jobs"),
+            required=True,
+            doc="what to compute: each job a mapping with a `name`, a `problem` and that "
+            "problem's own keys",
+        ),
     },
     "a mapping with 'jobs' (and optionally 'output', 'state', 'cluster')",
 )
-JOB_KEYS = ("name", "problem", "verify")
+VERIFY_DEFAULTS = {"local": 0.0}  # any other cluster kind: VERIFY_OFF_HOST
+VERIFY_OFF_HOST = 0.05
 VERIFY = Field(
     Number(0, 1),
     doc="the share of a job's work units computed again on another "
-    "worker (another host where there is one) and compared before publication: 0 "
-    "on a local cluster, 0.05 on batch and external clusters unless set",
+    "worker (another host where there is one) and compared before publication: "
+    f"{VERIFY_DEFAULTS['local']:g} on a local cluster, {VERIFY_OFF_HOST:g} on batch and "
+    "external clusters unless set",
 )
-VERIFY_DEFAULTS = {"local": 0.0}  # any other cluster kind: VERIFY_OFF_HOST
-VERIFY_OFF_HOST = 0.05
+#: The keys every job takes besides its problem's own (checked in :func:`_config`; a
+#: problem's name is checked against the registry when the job is read).
+JOB_FIELDS: dict[str, Field] = {
+    "name": Field(
+        JOB_NAME,
+        required=True,
+        doc="the job's name, unique in the config: its results go to `<output>/<name>/`, and "
+        "`--job NAME` picks it; it may not end in `.parquet`",
+    ),
+    "problem": Field(
+        Text(what="the name of a registered problem"),
+        required=True,
+        doc="the problem the job computes; the job's other keys are that problem's own",
+    ),
+    "verify": VERIFY,
+}
+JOB_KEYS = tuple(JOB_FIELDS)
 
 
 @dataclass(frozen=True)
 class ClusterSpec:
     """Where tasks run: ``kind`` (a key of :data:`CLUSTER_KINDS`) and its checked options."""
 
-    kind: str = "local"
+    kind: str = CLUSTER_KIND.default
     options: dict = field(default_factory=dict)
 
 
@@ -463,7 +607,7 @@ def cluster_spec(raw: Any, ctx: Context, key: tuple = ("cluster",)) -> ClusterSp
         return ClusterSpec()
     if not isinstance(raw, Mapping):
         raise ParamError("expected a mapping like {kind: local, workers: 2}", key)
-    kind = Choice(tuple(CLUSTER_KINDS)).check(raw.get("kind", "local"), (*key, "kind"))
+    kind = CLUSTER_KIND.validator.check(raw.get("kind", CLUSTER_KIND.default), (*key, "kind"))
     options = CLUSTER_KINDS[kind].check({k: v for k, v in raw.items() if k != "kind"}, key, ctx)
     if kind in BATCH_KINDS and "log_directory" not in options:
         default = SLURM_LOG_DIRECTORY if kind == "slurm" else BATCH_LOG_DIRECTORY
@@ -577,7 +721,7 @@ def _config(lines: _Lines, path: str, base: str, select: tuple[str, ...]) -> Con
             ) from None
         job.line = lines.line(key)
         jobs.append(job)
-    output = Path(ctx.base) / Path(top.get("output", "results")).expanduser()  # ~ as for sets
+    output = Path(ctx.base) / Path(top["output"]).expanduser()  # ~ as for sets; TOP's default
     state = state_folder(
         output, top.get("state") and str(Path(ctx.base) / Path(top["state"]).expanduser())
     )
@@ -586,7 +730,7 @@ def _config(lines: _Lines, path: str, base: str, select: tuple[str, ...]) -> Con
 
 def _cluster_label(raw: Any) -> str:
     """``cluster (kind slurm)`` when the kind is known, else ``cluster``."""
-    kind = raw.get("kind", "local") if isinstance(raw, Mapping) else None
+    kind = raw.get("kind", CLUSTER_KIND.default) if isinstance(raw, Mapping) else None
     return (
         f"cluster (kind {kind})" if isinstance(kind, str) and kind in CLUSTER_KINDS else "cluster"
     )
@@ -608,7 +752,7 @@ def task_seconds(spec: ClusterSpec, override: float | None = None) -> float:
         return float(override)
     if "task_seconds" in spec.options:
         return float(spec.options["task_seconds"])
-    return 10.0 if spec.kind == "local" else 300.0
+    return TASK_SECONDS_DEFAULTS.get(spec.kind, TASK_SECONDS_OFF_HOST)
 
 
 def scheduler_spec(

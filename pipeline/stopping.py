@@ -1,8 +1,9 @@
 """Stopping on a signal in every phase: one line, exit 128 + signal, within a few seconds.
 
-SIGINT (Ctrl-C), SIGTERM, SIGHUP (a closed terminal) and SIGQUIT raise
-:class:`~boardsweep.pipeline.errors.Interrupted` in the main thread, which unwinds the command:
-the cluster is closed, the store commits what came back, and the command line prints one line.
+The signals of :data:`~boardsweep.pipeline.errors.STOP_SIGNALS` (SIGINT from Ctrl-C, SIGTERM,
+SIGHUP from a closed terminal, SIGQUIT) raise :class:`~boardsweep.pipeline.errors.Interrupted`
+in the main thread, which unwinds the command: the cluster is closed, the store commits what
+came back, and the command line prints one line.
 
 Unwinding is not always prompt, and not always possible: the exception can land inside a
 library's callback that prints and drops it (distributed's garbage-collection hook does), or in
@@ -28,12 +29,12 @@ import threading
 
 import psutil
 
-from .errors import Interrupted
+from .errors import STOP_SIGNALS, Interrupted
 
 __all__ = ["install", "finishing", "check", "report", "GRACE_SECONDS", "SIGNALS"]
 
 GRACE_SECONDS = 4.0  # after the first signal, the process is gone by then whatever it was doing
-SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+SIGNALS = tuple(STOP_SIGNALS)  # the signals that stop a command: listed in errors, once
 
 _state: dict = {"signum": None, "raised": False, "reported": False, "finishing": False}
 _lock = threading.Lock()
@@ -143,12 +144,23 @@ def report(stop: Interrupted) -> None:
     os.write(2, f"boardsweep: error: {_line(stop)}\n".encode())
 
 
+def _tracker(process: psutil.Process) -> bool:
+    """Whether ``process`` is multiprocessing's resource tracker.  It is left alone: it exits by
+    itself once every process holding its pipe is gone, after freeing what they leaked; killed,
+    a worker still running starts another, which prints a traceback for each name it never
+    tracked."""
+    try:
+        return any("resource_tracker" in part for part in process.cmdline())
+    except psutil.Error:
+        return False
+
+
 def _watchdog() -> None:
     threading.Event().wait(GRACE_SECONDS)
     stop = Interrupted(_state["signum"])
     report(stop)
     try:
-        children = psutil.Process().children(recursive=True)
+        children = [c for c in psutil.Process().children(recursive=True) if not _tracker(c)]
     except psutil.Error:
         children = []
     for child in children:

@@ -4,9 +4,9 @@ The installed package is this one namespace: :mod:`boardsweep.solvers` (the sear
 the problem contract) and :mod:`boardsweep.pipeline` (everything around them: formats, plans,
 clusters, the store, publication, the command line).  The Python API is here:
 ``boardsweep.count(PROBLEM, **arguments)``, ``solve(PROBLEM, instances)``, ``run(config)``,
-``load(folder)`` and ``plan(config)`` (:mod:`boardsweep.pipeline.api`; README's "From
-Python" has examples).  Importing ``boardsweep`` itself costs nothing: the API's
-modules are imported when one of its names is first used.
+``load(folder)`` and ``plan(config)`` (:mod:`boardsweep.pipeline.api`; the manual's Python
+API page, docs/python-api.md, has examples).  Importing ``boardsweep`` itself costs nothing:
+the API's modules are imported when one of its names is first used.
 """
 
 from typing import TYPE_CHECKING
