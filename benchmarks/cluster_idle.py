@@ -29,7 +29,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import ROOT, conditions, markdown, median, rotated  # noqa: E402
+from common import ROOT, conditions, markdown, median, rotated, write_results  # noqa: E402
 
 SETTINGS = {
     "dask defaults": {
@@ -83,6 +83,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     print(conditions(workers=args.workers, seconds=args.seconds, repeats=args.repeats), flush=True)
@@ -114,20 +115,27 @@ def main() -> None:
                 f"{total / base:.2f}",
             ]
         )
-    print()
-    print(
-        markdown(
-            [
-                "settings",
-                "driver CPU s",
-                "min..max",
-                f"{args.workers} workers CPU s",
-                "min..max",
-                "share of the cores",
-                "total / dask defaults",
-            ],
-            rows,
-        )
+    table = markdown(
+        [
+            "settings",
+            "driver CPU s",
+            "min..max",
+            f"{args.workers} workers CPU s",
+            "min..max",
+            "share of the cores",
+            "total / dask defaults",
+        ],
+        rows,
+    )
+    print(f"\n{table}")
+    write_results(
+        __file__,
+        f"CPU over {args.seconds:g} s of an idle cluster of {args.workers} workers, medians of "
+        f"{args.repeats} interleaved rounds with min..max.\n\n{table}",
+        timed=("boardsweep.pipeline.cluster",),
+        repeats=f"{args.repeats}, the settings interleaved (each first in turn)",
+        sizes={"workers": args.workers, "seconds": args.seconds},
+        out=args.out,
     )
 
 

@@ -41,7 +41,14 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-from common import conditions, local_cluster, markdown, median, run_into  # noqa: E402
+from common import (  # noqa: E402
+    conditions,
+    local_cluster,
+    markdown,
+    median,
+    run_into,
+    write_results,
+)
 
 from boardsweep.pipeline.run import BundleSource  # noqa: E402
 from boardsweep.pipeline.spec import make_job  # noqa: E402
@@ -150,15 +157,14 @@ def main() -> None:
         help="add a boardsweep row with one task per Dask future "
         "(pipeline_run.MAX_BUNDLE = 1): the loop's cost per future",
     )
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
-    print(
-        conditions(
-            tasks=args.tasks,
-            workers=f"{args.workers} local worker processes (1 thread each)",
-            repeats=args.repeats,
-            **{"unit estimate = target task length": f"{args.seconds:g} s"},
-        )
-    )
+    sizes = {
+        "tasks": args.tasks,
+        "workers": f"{args.workers} local worker processes (1 thread each)",
+        "unit estimate = target task length": f"{args.seconds:g} s",
+    }
+    print(conditions(repeats=args.repeats, **sizes))
     from boardsweep import solvers
 
     point = solvers.get("noop").points({"units": args.tasks, "seconds": args.seconds}, "noop")[0]
@@ -216,34 +222,38 @@ def main() -> None:
                 f"{wall / walls[names[2]]:.2f}",
             ]
         )
-    print()
-    print(
-        markdown(
-            [
-                "run",
-                "tasks",
-                "Dask futures",
-                "wall s",
-                "ms per task",
-                "driver CPU s",
-                "driver CPU ms per task",
-                "wall / futures baseline",
-                "wall / futures + Parquet baseline",
-            ],
-            rows,
-        )
+    table = markdown(
+        [
+            "run",
+            "tasks",
+            "Dask futures",
+            "wall s",
+            "ms per task",
+            "driver CPU s",
+            "driver CPU ms per task",
+            "wall / futures baseline",
+            "wall / futures + Parquet baseline",
+        ],
+        rows,
     )
-    print(
-        f"\nmedians of {args.repeats} interleaved repeats; driver CPU is this process's "
+    body = (
+        f"{table}\n\nMedians of {args.repeats} interleaved repeats; driver CPU is this process's "
         "time (the local cluster's scheduler runs in it too). Each boardsweep row includes "
-        "planning, the loop, store commits, merge and publication into a fresh folder."
-    )
-    print(
-        "all repeats, wall s: "
+        "planning, the loop, store commits, merge and publication into a fresh folder.\n\n"
+        "All repeats, wall s: "
         + "; ".join(
             f"{name}: " + ", ".join(f"{x['wall']:.2f}" for x in runs)
             for name, runs in results.items()
         )
+    )
+    print(f"\n{body}")
+    write_results(
+        __file__,
+        body,
+        timed=("boardsweep.pipeline.jobs", "tests.noop"),
+        repeats=f"{args.repeats}, the rows interleaved (each first in turn)",
+        sizes=sizes,
+        out=args.out,
     )
 
 

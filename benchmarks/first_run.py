@@ -15,8 +15,9 @@ Rows:
   12`` cold, and a run of the 5x5 exhaustive walled-board job warm.
 
 Warm figures are medians of ``--repeats`` runs, the versions interleaved; cold ones are one run
-each (a cold run fills the cache it measures).  The table and its conditions go to stdout and
-to ``--out`` (the manual includes that file).
+each (a cold run fills the cache it measures).  The table goes to stdout and, with its
+conditions, to ``--out`` (default ``benchmarks/results/first_run.md``, which the manual's speed
+page includes).
 
     python benchmarks/first_run.py [--before REV] [--repeats 3] [--out PATH]
 """
@@ -35,10 +36,17 @@ import threading
 import time
 from pathlib import Path
 
-from common import ROOT, conditions, markdown, median
+from common import ROOT, conditions, markdown, median, write_results
 
 BEFORE = "bd1b134"  # the last commit before the first-run work (signals, compile once, lazy CLI)
 PROBLEMS = ("nqueens", "queens_rooks", "max_rooks", "slant")
+# what this script times: the whole product (the command line, every problem) on config.yaml
+TIMED = (
+    "boardsweep.pipeline.entry",
+    "boardsweep.pipeline.cli",
+    *(f"boardsweep.solvers.{name}" for name in PROBLEMS),
+    "config.yaml",
+)
 SMALL = "output: results\njobs:\n  - {name: every, problem: max_rooks, boards: {all: {rows: 5}}}\n"
 COMPILE = (
     "import sys, time, boardsweep.solvers as s; p = s.get({name!r}); "
@@ -225,7 +233,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", default=BEFORE, help="the commit to compare against")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "figures" / "first_run.md")
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
     base = Path(tempfile.mkdtemp(prefix="boardsweep-first-run-"))
     head = conditions(repeats=args.repeats, before=args.before, config="config.yaml")
@@ -258,16 +266,19 @@ def main() -> None:
         table = measure(versions, args.repeats)
     finally:
         shutil.rmtree(base, ignore_errors=True)
-    text = (
-        f"```\n{head}\n```\n\n"
-        + markdown(
-            ["measure", versions[0].label, versions[1].label, "ratio (this / before)"], table
-        )
-        + "\n"
+    table = markdown(
+        ["measure", versions[0].label, versions[1].label, "ratio (this / before)"], table
     )
-    print(text)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text)
+    print(f"{head}\n\n{table}")
+    write_results(
+        __file__,
+        f"Warm figures: medians of {args.repeats} runs, the versions interleaved; cold figures: "
+        "one run each (a cold run fills the cache it measures).\n\n" + table,
+        timed=TIMED,
+        repeats=f"{args.repeats} for warm figures (versions interleaved), 1 for cold ones",
+        sizes={"before": args.before, "config": "config.yaml"},
+        out=args.out,
+    )
 
 
 if __name__ == "__main__":

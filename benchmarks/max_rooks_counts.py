@@ -24,7 +24,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import conditions, markdown  # noqa: E402
+from common import conditions, markdown, write_results  # noqa: E402
 
 from boardsweep.solvers import max_rooks as mr  # noqa: E402
 from boardsweep.solvers.max_rooks.count import LAYER_WORDS  # noqa: E402
@@ -54,15 +54,15 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[8, 12, 16, 20, 24])
     parser.add_argument("--density", type=float, nargs="+", default=[0.2, 0.3])
     parser.add_argument("--caps", type=int, nargs="+", default=[128, 1024])
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
-    print(
-        conditions(
-            sizes=" ".join(map(str, args.sizes)),
-            density=args.density,
-            caps_mib=args.caps,
-            boards="200 up to 16x16, 50 at 20x20, 20 above",
-        )
-    )
+    sizes = {
+        "sizes": " ".join(map(str, args.sizes)),
+        "density": " ".join(map(str, args.density)),
+        "caps MiB": " ".join(map(str, args.caps)),
+        "boards": "200 up to 16x16, 50 at 20x20, 20 above (seed 5)",
+    }
+    print(conditions(**sizes))
     mr.solve_batch(mr.generate(6, 0.3, 4, seed=0), counts=True)  # compile or load first
     rows = []
     for n in args.sizes:
@@ -99,20 +99,29 @@ def main() -> None:
                     ]
                 )
             print(f"{n}x{n} @ {density} done", file=sys.stderr, flush=True)
-    print(
-        markdown(
-            [
-                "board",
-                "density",
-                "run",
-                "median ms",
-                "p99 ms",
-                "median / maximum only",
-                "counted",
-                "largest too_large ask MiB",
-            ],
-            rows,
-        )
+    table = markdown(
+        [
+            "board",
+            "density",
+            "run",
+            "median ms",
+            "p99 ms",
+            "median / maximum only",
+            "counted",
+            "largest too_large ask MiB",
+        ],
+        rows,
+    )
+    print(table)
+    write_results(
+        __file__,
+        "One board per `solve_batch` call, one core, warm; the maximum alone is the "
+        f"baseline.\n\n{table}",
+        timed=("boardsweep.solvers.max_rooks",),
+        repeats="1 (each board solved once; the median and p99 are over the boards)",
+        spread="not repeated: the p99 column is the spread over the boards",
+        sizes=sizes,
+        out=args.out,
     )
 
 

@@ -32,7 +32,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import pyarrow.parquet as pq  # noqa: E402
-from common import ROOT, build_c, conditions, markdown, median  # noqa: E402
+from common import ROOT, build_c, conditions, markdown, median, write_results  # noqa: E402
 
 from boardsweep.solvers.max_rooks.exact import exhaustive_seconds, histograms, moments  # noqa: E402
 from boardsweep.solvers.max_rooks.exhaustive import distribution_units, first_rows  # noqa: E402
@@ -90,6 +90,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--largest", type=int, default=7, choices=range(5, 9))
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
     print(conditions(repeats=args.repeats, largest=f"{args.largest}x{args.largest}"))
     exe = build_c("max_rooks_brute")
@@ -121,20 +122,22 @@ def main() -> None:
             took, states[n] = in_process(n)
             alone = f"{took:.3f}"
         rows.append([f"{n}x{n}", f"{seconds:.2f}", "-", "-", alone])
-    print("\nTimes (s): whole process on 2 workers, brute force on one core, program alone")
-    print(
-        markdown(["board", "boardsweep run s", "C brute force s", "ratio", "program alone s"], rows)
-    )
-    print("\nStates: the most one program holds at once; estimated seconds (planner)")
-    print(
+    parts = [
+        f"**Times** (s): the whole `boardsweep run` process on 2 workers (5x5: median of "
+        f"{args.repeats} interleaved runs; larger sizes once), the C brute force on one core, "
+        "the dynamic program alone in this process",
+        markdown(
+            ["board", "boardsweep run s", "C brute force s", "ratio", "program alone s"], rows
+        ),
+        "**States**: the most one program holds at once (memory); the planner's estimated seconds",
         markdown(
             ["board", "states", "planner estimate s"],
             [
                 [f"{n}x{n}", states.get(n, "-"), f"{exhaustive_seconds(n, n):.3g}"]
                 for n in range(3, 10)
             ],
-        )
-    )
+        ),
+    ]
     for n, hist in tables.items():
         if n < 6:
             continue
@@ -148,7 +151,10 @@ def main() -> None:
                 probability[(p, m)] = probability.get((p, m), 0) + boards * p**w * (1 - p) ** (
                     cells - w
                 )
-        print(f"\nAll {2**cells} patterns of {n}x{n}: by maximum, and P(max = m | p)")
+        parts.append(
+            f"**All {2**cells} patterns of {n}x{n}**: by maximum, and P(max = m | p), exact, "
+            "rounded for print"
+        )
         body = [
             [m, by_max[m], *(f"{float(probability[(p, m)]):.6g}" for p in PROBABILITIES)]
             for m in sorted(by_max)
@@ -156,7 +162,24 @@ def main() -> None:
         body.append(
             ["E[max]", "", *(f"{float(moments(hist, cells, p)[0]):.6f}" for p in PROBABILITIES)]
         )
-        print(markdown(["max rooks", "patterns", *(f"p = {p}" for p in PROBABILITIES)], body))
+        parts.append(
+            markdown(["max rooks", "patterns", *(f"p = {p}" for p in PROBABILITIES)], body)
+        )
+    text = "\n\n".join(parts)
+    print(f"\n{text}")
+    write_results(
+        __file__,
+        text,
+        timed=(
+            "boardsweep.pipeline.entry",
+            "boardsweep.pipeline.cli",
+            "boardsweep.solvers.max_rooks",
+            "benchmarks/max_rooks_brute.c",
+        ),
+        repeats=f"{args.repeats} for 5x5 (interleaved), 1 for larger boards",
+        sizes={"largest": f"{args.largest}x{args.largest}"},
+        out=args.out,
+    )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
-"""Speed of the walled-board kernels (solvers.max_rooks); prints the table quoted in README.
+"""Speed of the walled-board kernels (solvers.max_rooks), in one process on one core.
 
-    python benchmarks/max_rooks_kernel.py [--boards 100000] [--scipy-timeout 60]
+    python benchmarks/max_rooks_kernel.py [--boards 100000] [--scipy-timeout 60] [--repeats 3]
 
 1. Maximum on one big board: our Hopcroft-Karp (graph build included, warm JIT) against
    scipy.sparse.csgraph.maximum_bipartite_matching on the same segment graph, run in a child
@@ -8,16 +8,24 @@
 2. solve_batch per board on random 8 x 8 boards at wall density 0.25, without and with counts.
 3. The seeds' exhaustive backtracking (max_rooks_dfs, one call per board) against solve_batch
    with counts, per board, on the sizes it finishes quickly.
-All timings in one process, one core; compare ratios rather than absolute seconds.
+All timings in one process, one core, wall time, the fastest of ``--repeats`` runs (scipy's
+once); compare ratios rather than absolute seconds.  The tables go to stdout and to
+``benchmarks/results/max_rooks_kernel.md``.
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import conditions, markdown, spread, write_results
 
 from boardsweep.solvers import max_rooks as mr
 from boardsweep.solvers.max_rooks.match import build_graph
@@ -60,13 +68,14 @@ def scipy_matching(batch: dict, timeout: float) -> tuple[int, float] | None:
 
 
 def per_board(fn, repeat: int = 1) -> float:
-    """Best wall time of ``fn()`` over ``repeat`` runs."""
-    best = float("inf")
+    """Best wall time of ``fn()`` over ``repeat`` runs (their spread recorded)."""
+    times = []
     for _ in range(repeat):
         start = time.perf_counter()
         fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+        times.append(time.perf_counter() - start)
+    spread(times)
+    return min(times)
 
 
 def main() -> None:
@@ -74,42 +83,82 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=100_000, help="8 x 8 boards to solve")
     parser.add_argument("--scipy-timeout", type=float, default=60.0, help="seconds for scipy")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each (fastest kept)")
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
+    sizes = {"boards": args.boards, "scipy timeout s": args.scipy_timeout}
+    print(conditions(repeats=args.repeats, **sizes), flush=True)
     mr.solve_batch(mr.generate(6, 0.3, 4, seed=0), counts=True)  # compile or load the kernels
     mr.max_rooks_dfs(np.zeros((2, 2), np.uint8))
 
-    print("maximum on one board          ours (s)   scipy (s)   max rooks   edges seen")
+    big = []
     for n, density in [(1000, 0.1), (2000, 0.3)]:
         batch = mr.generate(n, density, 1, seed=1)
         out: dict = {}
-        ours = per_board(lambda b=batch, o=out: o.update(mr.solve_batch(b)), repeat=2)
+        ours = per_board(lambda b=batch, o=out: o.update(mr.solve_batch(b)), repeat=args.repeats)
         theirs = scipy_matching(batch, args.scipy_timeout)
         if theirs is not None and theirs[0] != out["max_rooks"][0]:
             raise SystemExit(f"scipy disagrees: {theirs[0]} != {out['max_rooks'][0]}")
-        shown = f"{theirs[1]:9.2f}" if theirs is not None else "      n/a"
-        print(
-            f"{n} x {n} @ {density:<4}          {ours:8.3f}   {shown}   {out['max_rooks'][0]:9d}"
-            f"   {out['nodes'][0]:10d}"
+        big.append(
+            [
+                f"{n} x {n} @ {density}",
+                f"{ours:.3f}",
+                f"{theirs[1]:.2f}"
+                if theirs is not None
+                else f"n/a (over {args.scipy_timeout:g} s)",
+                f"{out['max_rooks'][0]:,}",
+                f"{out['nodes'][0]:,}",
+            ]
         )
 
     k = args.boards
     batch = mr.generate(8, 0.25, k, seed=2)
-    plain = per_board(lambda: mr.solve_batch(batch)) / k
-    counted = per_board(lambda: mr.solve_batch(batch, counts=True)) / k
-    print(f"\n{k} boards 8 x 8 @ 0.25         us/board")
-    print(f"solve_batch                    {plain * 1e6:8.2f}")
-    print(f"solve_batch, counts=True       {counted * 1e6:8.2f}")
+    plain = per_board(lambda: mr.solve_batch(batch), repeat=args.repeats) / k
+    counted = per_board(lambda: mr.solve_batch(batch, counts=True), repeat=args.repeats) / k
 
-    print("\nseed DFS vs solve_batch        DFS us/board   ours us/board (counts)   ratio")
+    seed = []
     for n, count in [(4, 2000), (5, 1000), (6, 300)]:
         batch = mr.generate(n, 0.25, count, seed=n)
         boards = [mr.board_at(batch, b) for b in range(count)]
-        dfs = per_board(lambda bs=boards: [mr.max_rooks_dfs(b) for b in bs]) / count
-        ours = per_board(lambda b=batch: mr.solve_batch(b, counts=True), repeat=3) / count
-        print(
-            f"{n} x {n} @ 0.25                 {dfs * 1e6:10.1f}   {ours * 1e6:22.2f}"
-            f"   {dfs / ours:6.1f}x"
+        dfs = per_board(lambda bs=boards: [mr.max_rooks_dfs(b) for b in bs], args.repeats) / count
+        ours = per_board(lambda b=batch: mr.solve_batch(b, counts=True), args.repeats) / count
+        seed.append(
+            [
+                f"{n} x {n} @ 0.25",
+                count,
+                f"{dfs * 1e6:.1f}",
+                f"{ours * 1e6:.2f}",
+                f"{dfs / ours:.1f}x",
+            ]
         )
+    body = "\n\n".join(
+        [
+            "**Maximum on one board**: ours (Hopcroft-Karp, graph build included) against "
+            "scipy's `maximum_bipartite_matching` on the same segment graph (run once, in a "
+            "child process)",
+            markdown(["board", "ours s", "scipy s", "max rooks", "edges seen"], big),
+            f"**{k:,} random boards 8 x 8 @ 0.25**, one `solve_batch` call",
+            markdown(
+                ["run", "us per board"],
+                [
+                    ["solve_batch", f"{plain * 1e6:.2f}"],
+                    ["solve_batch, counts=True", f"{counted * 1e6:.2f}"],
+                ],
+            ),
+            "**The seeds' exhaustive backtracking** (`max_rooks_dfs`, one call per board) "
+            "against `solve_batch` with counts, on the same boards",
+            markdown(["boards", "count", "DFS us/board", "ours us/board (counts)", "ratio"], seed),
+        ]
+    )
+    print(f"\n{body}")
+    write_results(
+        __file__,
+        body,
+        timed=("boardsweep.solvers.max_rooks",),
+        repeats=f"{args.repeats}, the fastest kept (scipy once)",
+        sizes=sizes,
+        out=args.out,
+    )
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import ROOT, conditions, make, markdown  # noqa: E402
+from common import ROOT, conditions, make, markdown, write_results  # noqa: E402
 
 
 def unit_nodes(n: int) -> tuple[np.ndarray, int]:
@@ -56,6 +56,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, nargs="+", default=[16, 17])
     parser.add_argument("--target", type=float, default=60.0, help="target task seconds")
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from boardsweep.pipeline.plan import plan_job
@@ -85,21 +86,29 @@ def main() -> None:
                 f"{span2 / total:.3f}",
             ]
         )
-    print()
-    print(
-        markdown(
-            [
-                "n",
-                "Q(n)",
-                "units",
-                "nodes",
-                "largest unit",
-                "tasks (2 workers)",
-                "largest task / all",
-                "2 workers / 1 worker (nodes)",
-            ],
-            rows,
-        )
+    table = markdown(
+        [
+            "n",
+            "Q(n)",
+            "units",
+            "nodes",
+            "largest unit",
+            "tasks (2 workers)",
+            "largest task / all",
+            "2 workers / 1 worker (nodes)",
+        ],
+        rows,
+    )
+    print(f"\n{table}")
+    write_results(
+        __file__,
+        "Nodes, not time: the busiest worker's nodes against all, the planner's tasks handed "
+        f"to whichever worker is free first.\n\n{table}",
+        timed=("boardsweep.pipeline.plan", "boardsweep.solvers.nqueens"),
+        repeats="1 (deterministic: nodes are counted, nothing is timed)",
+        spread="none: nothing is timed",
+        sizes={"n": " ".join(map(str, args.n)), "target task seconds": args.target},
+        out=args.out,
     )
 
 

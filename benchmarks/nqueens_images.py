@@ -38,7 +38,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from common import conditions, markdown  # noqa: E402
+from common import conditions, markdown, write_results  # noqa: E402
 
 from boardsweep.solvers.nqueens import constellations as C  # noqa: E402
 
@@ -102,6 +102,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--fit", type=int, nargs="+", default=[13, 14, 15, 16])
     ap.add_argument("--check", type=int, nargs="*", default=[17])
+    ap.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = ap.parse_args()
     sizes = sorted(set(args.fit) | set(args.check))
     print(conditions(fit=args.fit, check=args.check))
@@ -115,7 +116,8 @@ def main() -> None:
             flush=True,
         )
     weights = fit([data[n] for n in args.fit])
-    print("\nIMAGE_WEIGHTS = np.array([" + ", ".join(repr(float(v)) for v in weights) + "])\n")
+    fitted_line = "IMAGE_WEIGHTS = np.array([" + ", ".join(repr(float(v)) for v in weights) + "])"
+    print(f"\n{fitted_line}\n")
     rows = []
     for n in sizes:
         d = data[n]
@@ -138,22 +140,32 @@ def main() -> None:
                 f"{fitted / old:.4f}",
             ]
         )
-    print(
-        markdown(
-            [
-                "n",
-                "sizes",
-                "least code",
-                "old rule",
-                "module weights",
-                "fitted now",
-                "best image",
-                "module / old",
-                "module / best",
-                "fitted / old",
-            ],
-            rows,
-        )
+    table = markdown(
+        [
+            "n",
+            "sizes",
+            "least code",
+            "old rule",
+            "module weights",
+            "fitted now",
+            "best image",
+            "module / old",
+            "module / best",
+            "fitted / old",
+        ],
+        rows,
+    )
+    print(table)
+    write_results(
+        __file__,
+        "Nodes of the whole constellation search when each constellation walks the image "
+        "chosen by each rule (deterministic: nodes, not time). The weights this run fitted "
+        f"on the fit sizes:\n\n```text\n{fitted_line}\n```\n\n{table}",
+        timed=("boardsweep.solvers.nqueens.constellations",),
+        repeats="1 (deterministic: nodes are counted, nothing is timed)",
+        spread="none: nothing is timed",
+        sizes={"fit": " ".join(map(str, args.fit)), "check": " ".join(map(str, args.check))},
+        out=args.out,
     )
 
 

@@ -2,14 +2,18 @@
 solvers/nqueens/constellations.py) against a mirror-symmetric C counter.
 
 Compiles benchmarks/nqueens_mirror.c into benchmarks/bin/ with ``cc -O3 -march=native``, warms the
-numba JIT, then for each n prints: Q(n), the C counter's seconds, the numba kernel's seconds, its
-nodes (queens placed), nodes per second and the ratio numba / C.  Times are CPU seconds of the
+numba JIT, then for each n prints: Q(n), the C counter's seconds and nodes (from a build with
+-DCOUNT_NODES, run once more untimed: the C counter uses the left-right mirror only, so it walks
+far more nodes than the constellation search), the numba kernel's seconds, its nodes (queens
+placed), nodes per second of each and the ratio numba / C.  Times are CPU seconds of the
 process doing the work (the C child's user+sys time, this process's time for numba), so a busy
 machine disturbs them less than wall time; with ``--repeat`` each pair runs several times,
-interleaved, and the fastest time of each side is kept.  Last, a fresh interpreter imports the
-module and counts n = 8 from the numba cache; its wall time is the JIT warm start.
+interleaved, and the fastest time of each side is kept (default 3).  Last, a fresh interpreter
+imports the module and counts n = 8 from the numba cache; its wall time is the JIT warm start.
 
-Usage: python benchmarks/nqueens_kernel.py [--n 14 15 16 17] [--repeat 1]
+The table goes to stdout and to ``benchmarks/results/nqueens_kernel.md`` (``--out``).
+
+Usage: python benchmarks/nqueens_kernel.py [--n 14 15 16 17] [--repeat 3] [--out PATH]
 """
 
 from __future__ import annotations
@@ -26,15 +30,17 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from common import build_c  # noqa: E402
+from common import build_c, conditions, markdown, spread, write_results  # noqa: E402
 
 BINARY = HERE / "bin" / "nqueens_mirror"  # built by build_c("nqueens_mirror")
+COUNTING = HERE / "bin" / "nqueens_mirror-count_nodes"  # build_c(..., ["COUNT_NODES"])
 
 
-def run_c(n: int) -> tuple[int, int, float]:
-    """(Q(n), nodes, CPU seconds) of one run of the C baseline."""
+def run_c(n: int, binary: Path = BINARY) -> tuple[int, int, float]:
+    """(Q(n), nodes, CPU seconds) of one run of the C baseline (nodes 0 unless ``binary`` is
+    the counting build)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = subprocess.run([str(BINARY), str(n)], check=True, capture_output=True, text=True)
+    out = subprocess.run([str(binary), str(n)], check=True, capture_output=True, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     _, q, nodes = out.stdout.split()
@@ -63,33 +69,77 @@ def main() -> None:
     """Print the comparison table and the warm-start time."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, nargs="+", default=[14, 15, 16, 17])
-    parser.add_argument("--repeat", type=int, default=1, help="runs per side, fastest kept")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per side, fastest kept")
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
+    print(conditions(n=" ".join(map(str, args.n)), repeat=args.repeat), flush=True)
 
     sys.path.insert(0, str(ROOT))
     build_c("nqueens_mirror")
+    build_c("nqueens_mirror", ["COUNT_NODES"])
     start = time.perf_counter()
     run_numba(8)  # compile, or load from the cache
     print(f"JIT compile/load in this process: {time.perf_counter() - start:.2f} s", flush=True)
 
-    header = f"{'n':>3} {'Q(n)':>12} {'C s':>8} {'numba s':>8} {'numba nodes':>14} "
-    header += f"{'nodes/s':>10} {'numba/C':>8}"
-    print(header)
+    rows = []
     for n in args.n:
-        c_best = nb_best = float("inf")
+        c_times, nb_times = [], []
         for _ in range(args.repeat):
             q_c, _, c_sec = run_c(n)
             q_nb, nodes, nb_sec = run_numba(n)
             if q_c != q_nb:
                 raise SystemExit(f"n={n}: C says {q_c}, numba says {q_nb}")
-            c_best, nb_best = min(c_best, c_sec), min(nb_best, nb_sec)
-        rate = nodes / nb_best if nb_best > 0 else float("nan")
-        print(
-            f"{n:>3} {q_nb:>12} {c_best:>8.3f} {nb_best:>8.3f} {nodes:>14,} "
-            f"{rate / 1e6:>9.1f}M {nb_best / c_best:>8.3f}",
-            flush=True,
+            c_times.append(c_sec)
+            nb_times.append(nb_sec)
+        spread(c_times)
+        spread(nb_times)
+        c_best, nb_best = min(c_times), min(nb_times)
+        c_nodes = run_c(n, COUNTING)[1]
+        rows.append(
+            [
+                n,
+                f"{q_nb:,}",
+                f"{c_best:.3f}",
+                f"{c_nodes:,}",
+                f"{c_nodes / c_best / 1e6:.1f} M",
+                f"{nb_best:.3f}",
+                f"{nodes:,}",
+                f"{nodes / nb_best / 1e6:.1f} M" if nb_best > 0 else "-",
+                f"{nodes / c_nodes:.3f}",
+                f"{nb_best / c_best:.3f}",
+            ]
         )
-    print(f"JIT warm start (fresh python, import + count n=8 from cache): {warm_start():.2f} s")
+        print(f"n = {n}: C {c_best:.3f} s, numba {nb_best:.3f} s", file=sys.stderr, flush=True)
+    table = markdown(
+        [
+            "n",
+            "Q(n)",
+            "C s",
+            "C nodes",
+            "C nodes/s",
+            "numba s",
+            "numba nodes",
+            "numba nodes/s",
+            "numba nodes / C's",
+            "numba / C",
+        ],
+        rows,
+    )
+    body = (
+        f"CPU seconds, the fastest of {args.repeat} interleaved runs per side; the C counter's "
+        "nodes from an untimed run of its counting build.\n\n"
+        f"{table}\n\nJIT warm start (fresh python, import + count n=8 from cache): "
+        f"{warm_start():.2f} s."
+    )
+    print(f"\n{body}")
+    write_results(
+        __file__,
+        body,
+        timed=("boardsweep.solvers.nqueens", "benchmarks/nqueens_mirror.c"),
+        repeats=f"{args.repeat} per side, interleaved, the fastest kept; the warm start once",
+        sizes={"n": " ".join(map(str, args.n))},
+        out=args.out,
+    )
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import ROOT, build_c, conditions, markdown, median, rotated  # noqa: E402
+from common import ROOT, build_c, conditions, markdown, median, rotated, write_results  # noqa: E402
 
 BINARY = HERE / "bin" / "nqueens_d4"  # built by build_c("nqueens_d4")
 
@@ -116,6 +116,7 @@ def main() -> None:
         choices=["kernel", "D4 C", "takaken C"],
         help="sides left out (a long n = 18 run may time only constellations and NQueensFAF)",
     )
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
 
     sys.path.insert(0, str(ROOT))
@@ -197,22 +198,41 @@ def main() -> None:
                 ]
             )
         print(f"n = {n} done", file=sys.stderr, flush=True)
-    print()
-    print(
-        markdown(
-            [
-                "n",
-                "program",
-                "Q(n)",
-                "median s",
-                "min..max s",
-                "nodes",
-                "M nodes/s",
-                "kernel / program",
-                "constellations / program",
-            ],
-            rows,
+    table = markdown(
+        [
+            "n",
+            "program",
+            "Q(n)",
+            "median s",
+            "min..max s",
+            "nodes",
+            "M nodes/s",
+            "kernel / program",
+            "constellations / program",
+        ],
+        rows,
+    )
+    print(f"\n{table}")
+    peers = [name for name in ("takaken C", "NQueensFAF 1 thread") if name in names]
+    write_results(
+        __file__,
+        f"CPU seconds on one core, median of {args.repeats} interleaved runs with min..max "
+        "(NQueensFAF's own row: its solver's time, as it reports it). Sides: "
+        + ", ".join(names)
+        + (
+            "; the peers were built outside the project from their public sources."
+            if peers
+            else "; no peer was given (`--takaken`, `--faf`)."
         )
+        + f"\n\n{table}",
+        timed=(
+            "boardsweep.solvers.nqueens.tree",
+            "boardsweep.solvers.nqueens.constellations",
+            "benchmarks/nqueens_d4.c",
+        ),
+        repeats=f"{args.repeats}, the sides interleaved (the order rotating every repeat)",
+        sizes={"n": " ".join(map(str, args.n)), "skipped": " ".join(args.skip) or "none"},
+        out=args.out,
     )
 
 

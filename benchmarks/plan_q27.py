@@ -35,7 +35,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import ROOT, MiB, conditions, markdown, median, rotated  # noqa: E402
+from common import ROOT, MiB, conditions, markdown, median, rotated, write_results  # noqa: E402
 
 FIRST = 10_000
 
@@ -166,19 +166,18 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
     if args.one is not None:
         print(json.dumps(measure_one(args.one, args.workers, args.task_seconds, args.trace)))
         return
     sizes = sorted(args.sizes)
-    print(
-        conditions(
-            plans=", ".join(f"Q({n})" for n in sizes),
-            workers=args.workers,
-            **{"target task length": f"{args.task_seconds:g} s", "repeats": args.repeats},
-        ),
-        flush=True,
-    )
+    settings = {
+        "plans": ", ".join(f"Q({n})" for n in sizes),
+        "workers": args.workers,
+        "target task length": f"{args.task_seconds:g} s",
+    }
+    print(conditions(repeats=args.repeats, **settings), flush=True)
     runs: dict[int, list[dict]] = {n: [] for n in sizes}
     for r in range(args.repeats):
         for n in rotated(sizes, r):  # who goes first changes every repeat
@@ -223,41 +222,50 @@ def main() -> None:
         )
         if any(x["walked"] != one["tasks"] for x in runs[n]):
             rows[-1][3] += f" (walked {runs[n][0]['walked']:,})"
-    print()
-    print(
-        markdown(
-            [
-                "plan",
-                "units",
-                "depth",
-                "tasks",
-                "mean task est. s",
-                "longest task est. s",
-                "cut at s",
-                "CPU hours est.",
-                f"wall hours on {args.workers} workers",
-                "build s",
-                "build + first task s",
-                f"first {FIRST:,} tasks s",
-                "count_tasks s",
-                "walk every task s",
-                "tracemalloc peak MiB",
-                "RSS growth MiB",
-                f"build + first task / Q({sizes[0]})'s",
-                f"RSS growth / Q({sizes[0]})'s",
-            ],
-            rows,
-        )
+    table = markdown(
+        [
+            "plan",
+            "units",
+            "depth",
+            "tasks",
+            "mean task est. s",
+            "longest task est. s",
+            "cut at s",
+            "CPU hours est.",
+            f"wall hours on {args.workers} workers",
+            "build s",
+            "build + first task s",
+            f"first {FIRST:,} tasks s",
+            "count_tasks s",
+            "walk every task s",
+            "tracemalloc peak MiB",
+            "RSS growth MiB",
+            f"build + first task / Q({sizes[0]})'s",
+            f"RSS growth / Q({sizes[0]})'s",
+        ],
+        rows,
     )
-    print(
-        f"\nmedians of {args.repeats} runs, each in a fresh process (imports before the clock; "
+    note = (
+        f"Medians of {args.repeats} runs, each in a fresh process (imports before the clock; "
         "the numba kernel's loading from cache is inside the build); tracemalloc in one more "
         f"process per size. Baseline: Q({sizes[0]}). Wall hours = estimated CPU hours / "
         "workers."
     )
     output, seconds = plan_command(sizes, args.workers, args.task_seconds)
-    print(f"\n`boardsweep plan` (whole command, {seconds:.1f} s wall):\n")
-    print("```\n" + output.rstrip() + "\n```")
+    body = (
+        f"{table}\n\n{note}\n\n`boardsweep plan` on a config of the same jobs (whole "
+        f"command, one run, {seconds:.1f} s wall):\n\n```text\n{output.rstrip()}\n```"
+    )
+    print(f"\n{body}")
+    write_results(
+        __file__,
+        body,
+        timed=("boardsweep.pipeline.plan", "boardsweep.pipeline.cli", "boardsweep.solvers.nqueens"),
+        repeats=f"{args.repeats} fresh processes per size, the sizes interleaved; tracemalloc "
+        "and the plan command once",
+        sizes=settings,
+        out=args.out,
+    )
 
 
 if __name__ == "__main__":

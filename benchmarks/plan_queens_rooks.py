@@ -29,7 +29,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import ROOT, conditions, markdown  # noqa: E402
+from common import ROOT, conditions, markdown, write_results  # noqa: E402
 
 SLURM = """\
 # Row {n} of the queens+rooks triangle on a Slurm cluster: {units:,} work units, about
@@ -100,18 +100,17 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=64)
     parser.add_argument("--task-seconds", type=float, default=300.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
     from boardsweep.solvers import queens_rooks as qr
 
-    print(
-        conditions(
-            rows=", ".join(map(str, args.sizes)),
-            sample=f"{args.sample} units",
-            workers=args.workers,
-            **{"target task length": f"{args.task_seconds:g} s"},
-        ),
-        flush=True,
-    )
+    settings = {
+        "rows": ", ".join(map(str, args.sizes)),
+        "sample": f"{args.sample} units (seed {args.seed})",
+        "workers": args.workers,
+        "target task length": f"{args.task_seconds:g} s",
+    }
+    print(conditions(**settings), flush=True)
     rows, measured = [], {}
     for n in args.sizes:
         point = {"n": n, "queens": list(range(n + 1))}
@@ -135,8 +134,7 @@ def main() -> None:
                 f"{total / args.workers / 60:,.1f}",
             ]
         )
-    print()
-    print(
+    parts = [
         markdown(
             [
                 "n",
@@ -151,12 +149,10 @@ def main() -> None:
                 f"wall min on {args.workers} workers",
             ],
             rows,
-        )
-    )
-    print(
-        f"\nsampled estimate = mean CPU seconds of {args.sample} random units x units "
-        "(one process, this machine); wall = CPU / workers (tasks of many random units)."
-    )
+        ),
+        f"Sampled estimate = mean CPU seconds of {args.sample} random units x units "
+        "(one process, this machine); wall = CPU / workers (tasks of many random units).",
+    ]
     for n in args.sizes:
         if n < 16:
             continue
@@ -173,14 +169,31 @@ def main() -> None:
             walltime=f"{hours:02d}:00:00",
             task_seconds=args.task_seconds,
         )
-        print(f"\nRow {n} on Slurm (config):\n\n```yaml\n{config}```\n")
-        print("```\n" + plan_output(config, args.workers, args.task_seconds).rstrip() + "\n```")
+        parts.append(f"Row {n} on Slurm (config):\n\n```yaml\n{config}```")
+        parts.append(
+            "```text\n" + plan_output(config, args.workers, args.task_seconds).rstrip() + "\n```"
+        )
     local = (HERE / "queens_rooks_row15.yaml").read_text()
-    print(
-        f"\nRow 15 on 2 local workers (benchmarks/queens_rooks_row15.yaml):\n\n```yaml\n{local}"
-        "```\n"
+    parts.append(
+        f"Row 15 on 2 local workers (`benchmarks/queens_rooks_row15.yaml`):\n\n```yaml\n{local}```"
     )
-    print("```\n" + plan_output(local, 2, 20).rstrip() + "\n```")
+    parts.append("```text\n" + plan_output(local, 2, 20).rstrip() + "\n```")
+    body = "\n\n".join(parts)
+    print(f"\n{body}")
+    write_results(
+        __file__,
+        body,
+        timed=(
+            "boardsweep.pipeline.plan",
+            "boardsweep.pipeline.cli",
+            "boardsweep.solvers.queens_rooks",
+            "benchmarks/queens_rooks_row15.yaml",
+        ),
+        repeats="1 (each sampled unit runs once)",
+        spread="not repeated: the unit CV column is the spread over the sampled units",
+        sizes=settings,
+        out=args.out,
+    )
 
 
 if __name__ == "__main__":

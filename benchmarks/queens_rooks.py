@@ -4,7 +4,9 @@ For each n = M + N it times ``solvers.queens_rooks.row(n)`` (every M = 0..n in o
 process) and, where it finishes within the budget, the seed program's DFS (b510, ported below to
 numba) run once per M on the same cells; the two must agree.  Times are CPU seconds of this
 process (``time.process_time``: steadier than wall time on a shared machine), measured
-interleaved.  Then the triangle of counts itself.
+interleaved, one run each.  Then the triangle 1..max-n through the pipeline on ``--workers``
+local workers (wall time, as ``boardsweep solve`` computes it), and the triangle of counts
+itself.  The tables go to stdout and to ``benchmarks/results/queens_rooks.md`` (``--out``).
 
     .venv/bin/python benchmarks/queens_rooks.py [--max-n 13] [--seed-budget 60] [--workers 2]
 """
@@ -147,25 +149,19 @@ def main() -> None:
         default=60.0,
         help="skip the seed search once its next row would take longer (s)",
     )
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from common import conditions
+    from common import conditions, markdown, write_results
 
-    print(
-        conditions(
-            **{
-                "max n": args.max_n,
-                "seed budget": f"{args.seed_budget:g} s",
-                "pipeline": f"{args.workers} workers" if args.workers else "skipped",
-            }
-        ),
-        flush=True,
-    )
+    sizes = {
+        "max n": args.max_n,
+        "seed budget": f"{args.seed_budget:g} s",
+        "pipeline": f"{args.workers} workers" if args.workers else "skipped",
+    }
+    print(conditions(**sizes), flush=True)
     qr.row(6), seed_count(2, 2)  # compile (or load from the cache) before timing
-    print(
-        f"{'n':>3} {'row (s)':>9} {'nodes':>14} {'seed (s)':>9} {'seed/row':>9} "
-        f"{'triangle (s)':>12}"
-    )
+    table_rows = []
     triangle, rows = 0.0, {}
     seed_last, seed_on = 0.0, True
     for n in range(1, args.max_n + 1):
@@ -181,15 +177,20 @@ def main() -> None:
                 t_seed += t
                 assert value == rows[n][m], (m, n - m, value, rows[n][m])
             seed_last = t_seed
-            seed_text = f"{t_seed:9.3f}"
-            ratio = f"{t_seed / t_row:9.1f}" if t_row > 0 else "-"
+            seed_text = f"{t_seed:.3f}"
+            ratio = f"{t_seed / t_row:.1f}" if t_row > 0 else "-"
         else:
             seed_on = False
-        print(
-            f"{n:>3} {t_row:9.3f} {int(result.nodes.sum()):>14} {seed_text:>9} {ratio:>9} "
-            f"{triangle:12.3f}",
-            flush=True,
+        table_rows.append(
+            [n, f"{t_row:.3f}", f"{int(result.nodes.sum()):,}", seed_text, ratio, f"{triangle:.3f}"]
         )
+        print(f"n = {n}: row {t_row:.3f} s, seed {seed_text} s", file=sys.stderr, flush=True)
+    parts = [
+        "CPU seconds of one process, one run each: the whole row M = 0..n from one search, "
+        "and the seed's search once per M on the same cells (skipped once its next row would "
+        "pass the budget); the two must agree.",
+        markdown(["n", "row s", "nodes", "seed s", "seed / row", "triangle 1..n s"], table_rows),
+    ]
     if args.workers:
         seconds, table = pipeline_triangle(args.max_n, args.workers)
         got = {
@@ -202,13 +203,25 @@ def main() -> None:
             )
         }
         assert got == {(n, m): c for n in rows for m, c in enumerate(rows[n])}
-        print(
-            f"\nwhole triangle 1..{args.max_n} through the pipeline on {args.workers} workers: "
-            f"{seconds:.1f} s wall ({triangle:.1f} s CPU in one process above)"
+        parts.append(
+            f"Whole triangle 1..{args.max_n} through the pipeline on {args.workers} workers "
+            f"(one run): {seconds:.1f} s wall ({triangle:.1f} s CPU in one process above)."
         )
-    print("\ntriangle: placements(M, n - M) for M = 0..n")
-    for n, counts in rows.items():
-        print(f"{n:>3}: " + " ".join(str(c) for c in counts))
+    parts.append(
+        "The triangle, placements(M, n - M) for M = 0..n:\n\n```text\n"
+        + "\n".join(f"{n:>3}: " + " ".join(str(c) for c in counts) for n, counts in rows.items())
+        + "\n```"
+    )
+    body = "\n\n".join(parts)
+    print(f"\n{body}")
+    write_results(
+        __file__,
+        body,
+        timed=("boardsweep.solvers.queens_rooks", "boardsweep.pipeline.jobs"),
+        repeats="1 (one run of each search per n; the pipeline once)",
+        sizes=sizes,
+        out=args.out,
+    )
 
 
 if __name__ == "__main__":

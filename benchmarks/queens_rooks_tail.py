@@ -22,7 +22,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import conditions, markdown, median
+from common import conditions, markdown, median, write_results
 
 from boardsweep.solvers.queens_rooks import kernel, symmetry
 
@@ -39,6 +39,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[12, 13])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
     print(conditions(n=", ".join(map(str, args.sizes)), repeats=args.repeats), flush=True)
     warm = symmetry.items(8, np.zeros((1, 0), np.int16))[0]
@@ -71,24 +72,30 @@ def main() -> None:
                 f"{bulk / plain:.2f}x",
             ]
         )
-    print()
-    print(
-        markdown(
-            [
-                "n",
-                "nodes",
-                "plain s (range)",
-                "bulk tail s (range)",
-                "plain M nodes/s",
-                "bulk M nodes/s",
-                "bulk / plain",
-            ],
-            rows,
-        )
+    table = markdown(
+        [
+            "n",
+            "nodes",
+            "plain s (range)",
+            "bulk tail s (range)",
+            "plain M nodes/s",
+            "bulk M nodes/s",
+            "bulk / plain",
+        ],
+        rows,
     )
-    print(
-        f"\nmedians of {args.repeats} interleaved runs, CPU seconds of one process; the "
-        "baseline (plain) is the same search without the bulk tail."
+    body = (
+        f"{table}\n\nMedians of {args.repeats} interleaved runs, CPU seconds of one process; "
+        "the baseline (plain) is the same search without the bulk tail, on the same nodes."
+    )
+    print(f"\n{body}")
+    write_results(
+        __file__,
+        body,
+        timed=("boardsweep.solvers.queens_rooks.kernel",),
+        repeats=f"{args.repeats}, the two kernels interleaved (the order alternating)",
+        sizes={"n": " ".join(map(str, args.sizes))},
+        out=args.out,
     )
 
 

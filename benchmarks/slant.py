@@ -9,7 +9,8 @@ slant.parquet (timed: wall seconds, workers warm).  With ``--sets`` it generates
 runs one job per stored benchmark set instead (``benchmarks/data/slant_<n>.txt``, made by
 ``benchmarks/slant_kernel.py --regenerate``), printing per size the median and worst solve time
 per puzzle as the workers measured it.  Per-size solve times of the kernel alone on one core,
-against the seed-style DFS, are in benchmarks/slant_kernel.py.
+against the seed-style DFS, are in benchmarks/slant_kernel.py.  The tables go to stdout and to
+``benchmarks/results/slant.md`` (with ``--sets``: ``slant_sets.md``; ``--out`` to choose).
 """
 
 from __future__ import annotations
@@ -23,7 +24,19 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import conditions, local_cluster, make, median, run_into, solve_once  # noqa: E402
+from common import (  # noqa: E402
+    RESULTS,
+    conditions,
+    local_cluster,
+    make,
+    markdown,
+    median,
+    run_into,
+    solve_once,
+    write_results,
+)
+
+TIMED = ("boardsweep.pipeline.jobs", "boardsweep.solvers.slant")
 
 DATA = HERE / "data"
 
@@ -35,8 +48,8 @@ def read_result(output: Path, job: str):
     return pq.read_table(output / job / "slant.parquet").to_pandas()
 
 
-def solve_sets(sizes: list[int], cluster, scratch: Path) -> None:
-    """One job per stored set; per size the workers' solve times per puzzle."""
+def solve_sets(sizes: list[int], cluster, scratch: Path) -> str:
+    """One job per stored set; per size the workers' solve times per puzzle (a table)."""
     runner, threads, _ = cluster
     rows = []
     for n in sizes:
@@ -60,10 +73,13 @@ def solve_sets(sizes: list[int], cluster, scratch: Path) -> None:
                 wall,
             )
         )
-    print("| n | puzzles | median ms | worst ms | median nodes | status | job wall s |")
-    print("|---|---|---|---|---|---|---|")
-    for n, k, med, worst, nodes, status, wall in rows:
-        print(f"| {n} | {k} | {med:.3f} | {worst:.3f} | {nodes:.0f} | {status} | {wall:.1f} |")
+    return markdown(
+        ["n", "puzzles", "median ms", "worst ms", "median nodes", "status", "job wall s"],
+        [
+            [n, k, f"{med:.3f}", f"{worst:.3f}", f"{nodes:.0f}", status, f"{wall:.1f}"]
+            for n, k, med, worst, nodes, status, wall in rows
+        ],
+    )
 
 
 def generate_set(cluster, n: int, count: int, path: Path) -> int:
@@ -95,25 +111,32 @@ def main() -> None:
         "--sets", action="store_true", help="solve the stored benchmark sets instead of generating"
     )
     parser.add_argument("--sizes", type=int, nargs="+", default=[5, 7, 10, 20, 50, 100])
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
-    print(
-        conditions(
-            **(
-                {"sets": " ".join(map(str, args.sizes))}
-                if args.sets
-                else {
-                    "puzzles": f"{args.count:,} of {args.n}x{args.n}",
-                    "solve repeats": args.repeats,
-                }
-            ),
-            cluster="local, 2 worker processes (1 thread each)",
+    sizes = {
+        **(
+            {"sets": " ".join(map(str, args.sizes))}
+            if args.sets
+            else {"puzzles": f"{args.count:,} of {args.n}x{args.n}"}
         ),
-        flush=True,
-    )
+        "cluster": "local, 2 worker processes (1 thread each)",
+    }
+    print(conditions(**sizes), flush=True)
     with tempfile.TemporaryDirectory() as scratch, local_cluster(2, ["slant"]) as cluster:
         scratch = Path(scratch)
         if args.sets:
-            solve_sets(args.sizes, cluster, scratch)
+            table = solve_sets(args.sizes, cluster, scratch)
+            print(f"\n{table}")
+            write_results(
+                __file__,
+                "One job per stored set (`benchmarks/data/slant_N.txt`) on 2 warm workers; "
+                f"per puzzle the time the workers measured.\n\n{table}",
+                timed=(*TIMED, *(f"benchmarks/data/slant_{n}.txt" for n in args.sizes)),
+                repeats="1 (one job per set; the median and worst are over its puzzles)",
+                spread="not repeated: the worst column is the spread over the puzzles",
+                sizes=sizes,
+                out=args.out or RESULTS / "slant_sets.md",
+            )
             return
         runner, threads, _ = cluster
         puzzles = scratch / "puzzles.parquet"
@@ -128,25 +151,35 @@ def main() -> None:
             run_into(job, scratch / f"out{r}", runner, threads)
             solved.append(time.perf_counter() - start)
         table = read_result(scratch / "out0", "slant")
-    print("\n| step | seconds |")
-    print("|---|---|")
-    print(
-        f"| generate {args.count:,} unique {args.n}x{args.n} puzzles (2 workers) "
-        f"| {generated:.1f} |"
-    )
-    print(
-        f"| solve them through the pipeline: read, split, solve, merge (2 workers) "
-        f"| {median(solved):.1f} |"
-    )
     seconds = table["seconds"]
-    print(
-        f"\nstatus: {table['status'].value_counts().to_dict()}; per puzzle: median "
-        f"{seconds.median() * 1e3:.3f} ms, p99 {seconds.quantile(0.99) * 1e3:.3f} ms, "
-        f"median nodes {table['nodes'].median():.0f}"
+    steps = markdown(
+        ["step", "seconds"],
+        [
+            [
+                f"generate {args.count:,} unique {args.n}x{args.n} puzzles (2 workers)",
+                f"{generated:.1f}",
+            ],
+            [
+                "solve them through the pipeline: read, split, solve, merge, publish (2 workers)",
+                f"{median(solved):.1f}",
+            ],
+        ],
     )
-    print(
-        f"solve: median of {args.repeats} runs ({', '.join(f'{s:.1f}' for s in solved)} s), "
-        "each into a fresh folder on warm workers; generation timed once."
+    body = (
+        f"{steps}\n\nStatus: {table['status'].value_counts().to_dict()}; per puzzle: median "
+        f"{seconds.median() * 1e3:.3f} ms, p99 {seconds.quantile(0.99) * 1e3:.3f} ms, "
+        f"median nodes {table['nodes'].median():.0f}. Solve: median of {args.repeats} runs "
+        f"({', '.join(f'{s:.1f}' for s in solved)} s), each into a fresh folder on warm "
+        "workers; generation timed once."
+    )
+    print(f"\n{body}")
+    write_results(
+        __file__,
+        body,
+        timed=TIMED,
+        repeats=f"{args.repeats} for the solve, 1 for the generation",
+        sizes={**sizes, "solve repeats": args.repeats},
+        out=args.out,
     )
 
 

@@ -45,7 +45,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-from common import conditions, markdown, median  # noqa: E402
+from common import conditions, markdown, median, write_results  # noqa: E402
 from slant_tatham import to_batch  # noqa: E402
 
 from boardsweep.solvers import slant  # noqa: E402
@@ -73,6 +73,16 @@ def side(rev: str, scratch: Path, k: int):
                 sys.exit(f"git show {rev}:{path} failed: {shown.stderr.strip()}")
             (pkg / name).write_text(shown.stdout)
     return importlib.import_module(f"side{k}.kernel")
+
+
+def resolved(rev: str) -> str:
+    """A revision as a short commit hash (``work``: the working tree)."""
+    if rev == "work":
+        return "the working tree"
+    shown = subprocess.run(
+        ["git", "rev-parse", "--short=12", rev], cwd=ROOT, capture_output=True, text=True
+    )
+    return shown.stdout.strip() or rev
 
 
 def generated(n: int, count: int, seed: int, work: Path) -> dict[str, np.ndarray]:
@@ -178,6 +188,7 @@ def main() -> None:
         default=Path("/tmp/slantc/bench"),
         help="slant_tatham.py's folder of his cached puzzles",
     )
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="slant_ab_"))
     sys.path.insert(0, str(scratch))
@@ -239,10 +250,26 @@ def main() -> None:
         ]
         if args.each:
             headers += ["median ms", "p90 ms", "p99 ms", "max ms"]
-        print()
-        print(markdown(headers, table))
+        text = markdown(headers, table)
+        print(f"\n{text}")
         if not agree:
             sys.exit("the sides disagree on a verdict or solution")
+        sides = {rev: resolved(rev) for rev in args.revs}
+        write_results(
+            __file__,
+            "CPU seconds per puzzle, "
+            + ("each puzzle timed alone" if args.each else "one `solve_range` call per set")
+            + f", medians of {args.rounds} rounds, the sides in turn (the order reversed every "
+            "other round); ratios to the first side, *paired*: the median of the per-round "
+            "ratios. Sides: "
+            + ", ".join(f"{rev} = {commit}" for rev, commit in sides.items())
+            + ". Every side gave every puzzle the same verdict and solution."
+            + f"\n\n{text}",
+            timed=("boardsweep.solvers.slant",),
+            repeats=f"{args.rounds} rounds, the sides interleaved",
+            sizes={"sets": " ".join(args.sets), "each": args.each},
+            out=args.out,
+        )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

@@ -32,7 +32,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import markdown  # noqa: E402
+from common import conditions, markdown, write_results  # noqa: E402
 
 from boardsweep.solvers import slant  # noqa: E402
 from boardsweep.solvers.slant.format import game_id  # noqa: E402
@@ -95,29 +95,46 @@ def main() -> None:
     parser.add_argument(
         "--minimal", action="store_true", help="also grade puzzles generated without a level"
     )
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
     if not Path(args.solver).is_file():
         sys.exit(f"no solver at {args.solver}: build Tatham's slant.c with -DSTANDALONE_SOLVER")
+    sizes = {
+        "sizes": " ".join(map(str, args.sizes)),
+        "count": args.count,
+        "seed": args.seed,
+        "minimal": args.minimal,
+    }
+    print(conditions(**sizes), flush=True)
     levels = ["easy", "hard"] + ([None] if args.minimal else [])
     rows = [
         grade_set(args.solver, n, args.count, args.seed, level)
         for n in args.sizes
         for level in levels
     ]
-    print(
-        markdown(
-            [
-                "size",
-                "our level",
-                "puzzles",
-                "Tatham: easy",
-                "Tatham: hard",
-                "Tatham: other",
-                "agreement",
-                "our grader = his",
-            ],
-            rows,
-        )
+    table = markdown(
+        [
+            "size",
+            "our level",
+            "puzzles",
+            "Tatham: easy",
+            "Tatham: hard",
+            "Tatham: other",
+            "agreement",
+            "our grader = his",
+        ],
+        rows,
+    )
+    print(table)
+    write_results(
+        __file__,
+        "Grades, not times: Simon Tatham's standalone solver (built outside the project) "
+        "grades puzzles of our generator at each level we asked for.\n\n" + table,
+        timed=("boardsweep.solvers.slant.generate", "boardsweep.solvers.slant.levels"),
+        repeats="1 (deterministic: grades, nothing is timed)",
+        spread="none: nothing is timed",
+        sizes=sizes,
+        out=args.out,
     )
 
 

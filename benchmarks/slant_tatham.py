@@ -52,7 +52,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import conditions, markdown, median  # noqa: E402
+from common import conditions, markdown, median, write_results  # noqa: E402
 
 from boardsweep.solvers import slant  # noqa: E402
 from boardsweep.solvers.slant.format import read_game_id  # noqa: E402
@@ -289,6 +289,7 @@ def main() -> None:
     )
     parser.add_argument("--no-p99", action="store_true", help="no 100x100 table")
     parser.add_argument("--seed", default="boardsweep", help="his generator's seed")
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
     if args.tatham_source is None and args.tatham_harness is None:
         print("slant_tatham: skipped (no Tatham build given: --tatham-source or --tatham-harness)")
@@ -308,8 +309,13 @@ def main() -> None:
                 print(" | ".join(str(c) for c in row), flush=True)
                 rows.append(row)
                 right &= ok
-        print()
-        print(
+        parts = [
+            f"CPU time per puzzle, medians of {args.rounds} interleaved rounds (his, then "
+            "ours); *batch*: a row's puzzles in one pass (his in a C loop, ours one "
+            "`solve_batch` call); *timed*: ours through `solve_each`, the pipeline's path; "
+            "*per call*: each puzzle alone. His solver is his grading solve (Easy, then Hard), "
+            "built from his public source outside the project; *agree*: the puzzles he solves "
+            "that get our verdict unique and his solution.",
             markdown(
                 [
                     "puzzles",
@@ -325,13 +331,34 @@ def main() -> None:
                     "agree",
                 ],
                 rows,
-            )
-        )
+            ),
+        ]
         if not args.no_p99:
-            print()
-            print(p99_table(harness, work, args.p99_count, args.seed))
+            parts.append(
+                "**Ours at 100 x 100**, CPU ms per puzzle, each solved alone (one run each):"
+            )
+            parts.append(p99_table(harness, work, args.p99_count, args.seed))
+        body = "\n\n".join(parts)
+        print(f"\n{body}")
         if not right:
             sys.exit("a puzzle he solves got another verdict or solution from us")
+        write_results(
+            __file__,
+            body,
+            timed=(
+                "boardsweep.solvers.slant",
+                "benchmarks/slant_tatham_harness.c",
+                "benchmarks/data/slant_100.txt",
+            ),
+            repeats=f"{args.rounds} rounds, his and ours interleaved",
+            sizes={
+                "sizes": " ".join(map(str, args.sizes)),
+                "levels": " ".join(args.levels),
+                "batch": args.batch,
+                "his seed": args.seed,
+            },
+            out=args.out,
+        )
     finally:
         if args.work is None:
             shutil.rmtree(work, ignore_errors=True)

@@ -6,8 +6,8 @@ density 0.3).  Each run goes through the product's own path (``boardsweep.run`` 
 cluster's client: plan, loop, verification, merge, publication) into a fresh output folder.
 CPU is that of the worker processes (user + system, from ``psutil``) plus the driver's, read
 before and after each run; the shares are interleaved, each going first in turn, and the
-median of ``--repeats`` runs is reported.  The table and its conditions go to stdout and to
-``--out`` (the manual includes that file).
+median of ``--repeats`` runs is reported.  The table goes to stdout and, with its conditions,
+to ``--out`` (default ``benchmarks/results/verify_cost.md``, which the manual includes).
 
     python benchmarks/verify_cost.py [--repeats 3] [--workers 2] [--out PATH]
 """
@@ -21,9 +21,11 @@ import time
 from pathlib import Path
 
 import psutil
-from common import ROOT, conditions, markdown, median, rotated
+from common import conditions, markdown, median, rotated, write_results
 
 SHARES = (0.0, 0.05, 0.2)
+# what this script times: a run (boardsweep.run) with verification, of these two problems
+TIMED = ("boardsweep.pipeline.api", "boardsweep.solvers.nqueens", "boardsweep.solvers.max_rooks")
 WORKLOADS = {
     "Q(17)": {"name": "q", "problem": "nqueens", "n": 17},
     "10^6 walled boards 6x6": {
@@ -63,7 +65,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "figures" / "verify_cost.md")
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
     from distributed import Client, LocalCluster
 
@@ -114,14 +116,16 @@ def main() -> None:
         ["workload", "verify", "CPU-s (median)", "wall s (median)", "CPU vs verify 0", "overhead"],
         rows,
     )
-    text = (
-        f"```\n{header}\n```\n\nCPU of the workers and the driver, median of "
-        f"{args.repeats} interleaved runs each (`python benchmarks/verify_cost.py`).\n\n"
-        f"{table}\n"
-    )
     print(table)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text)
+    write_results(
+        __file__,
+        f"CPU of the workers and the driver, median of {args.repeats} interleaved runs each.\n\n"
+        + table,
+        timed=TIMED,
+        repeats=f"{args.repeats}, the shares interleaved (each first in turn)",
+        sizes={"workers": args.workers},
+        out=args.out,
+    )
 
 
 if __name__ == "__main__":

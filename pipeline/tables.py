@@ -239,8 +239,9 @@ def to_payload(table: pa.Table) -> bytes:
     """A task's rows as bytes for the store: a Parquet file (zstd level 6) for large tables, a
     little smaller than the same rows in the published table (zstd at Parquet's default level),
     so that the store and the table merged from it stay within twice the result on disk (Arrow
-    IPC at level 6 is 5% larger and slower to write); an Arrow IPC stream for small ones, where
-    Parquet's ~1 ms to write and read back would be the driver's largest cost per task."""
+    IPC at level 6 is larger and slower to write); an Arrow IPC stream for small ones, where
+    Parquet's fixed cost to write and read back would be the driver's largest cost per task
+    (benchmarks/driver_cost.py; figures on the speed page, docs/speed.md)."""
     sink = pa.BufferOutputStream()
     if table.nbytes >= PARQUET_PAYLOAD_BYTES:
         pq.write_table(table, sink, compression="zstd", compression_level=6)

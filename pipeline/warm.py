@@ -2,7 +2,8 @@
 
 Before the first task, every worker loads the kernels of the problems the jobs use
 (:func:`warm_up`, a Dask task on each worker).  On a machine whose cache has them that is a
-load; on a first run it is a compile, which costs tens of CPU-seconds per problem.  Workers
+load; on a first run it is a compile, which costs far more (benchmarks/first_run.py; figures on
+the speed page, docs/speed.md).  Workers
 on one machine share numba's cache folder, so one compile serves them all: each problem has a
 lock file there, the worker that takes it compiles (or loads) that problem while the others
 take another problem's lock, and a worker that finds every remaining lock taken waits for one
@@ -199,7 +200,7 @@ def warm_up(problems: list[str], first: int = 0, run: str = "") -> dict:
         finally:
             os.close(fd)  # releases the lock: the next worker loads what this one compiled
         pending.remove(name)
-    pa.array([0])  # pyarrow imports pandas at its first list conversion: 0.5 s of a first task
+    pa.array([0])  # pyarrow imports pandas at its first list conversion: slow in a first task
     return {"seconds": time.perf_counter() - start, "started": started, "problems": done}
 
 

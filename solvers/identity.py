@@ -149,8 +149,8 @@ _FACTS: dict[str, dict] = {}  # content sha256 -> _scan of it, in this process
 
 def _facts(path: Path) -> dict:
     """:func:`_scan` of the file at ``path``, memoised by its content's sha256 in this process
-    and under the cache root (parsing every source costs a second per process; a memo keyed by
-    content cannot be stale).  An unreadable file has no imports."""
+    and under the cache root (parsing every source again in every process is slow; a memo
+    keyed by content cannot be stale).  An unreadable file has no imports."""
     try:
         data = path.read_bytes()
     except OSError:

@@ -54,8 +54,9 @@ DISTRIBUTION = Table(
 
 def exhaustive_seconds(rows: int, cols: int) -> float:
     """Rough single-core seconds for every pattern of ``rows`` x ``cols`` (fitted to runs at
-    6x6 (0.33 s), 7x7 (7.5 s) and 8x6 (1.0 s): about 14x per unit of the narrow side and
-    the cube of the long side)."""
+    6x6, 7x7 and 8x6: a factor per unit of the narrow side and the cube of the long side;
+    ``benchmarks/max_rooks_exact.py`` prints it next to measured times, on the speed page,
+    docs/speed.md)."""
     length, width = oriented(rows, cols)
     return 7.5 * 14.3 ** (width - 7) * (length / 7) ** 3
 
@@ -72,7 +73,7 @@ def _points(params: Mapping) -> list[Point]:
 
     The program could be cut by first-row pattern (:func:`distribution_units`), but its
     patterns share states from the second row on, so every part costs nearly the whole:
-    measured at 7x7, one part 9.4 s, two 19.7 s, four 37.6 s, eight 61.7 s.  A shape is
+    measured at 7x7, the time grew almost in proportion to the number of parts.  A shape is
     therefore one task; a job of several shapes runs them side by side and resumes by shape.
     """
     return [

@@ -28,7 +28,8 @@ the walk's order (:func:`solvers.prefixes.interleave`), so a contiguous range of
 pseudo-random sample of them and ranges of equal length cost about the same.  A task lists only
 its own units (:func:`unit_prefixes`): it sorts their numbers and walks the constellations'
 inner rows to depth d in order, storing those and counting the rest (the last row's columns at
-once), never all P of them: for n = 27, P at depth 3 is 180,103,175, and the walk takes ~0.2 s.
+once), never all P of them: for n = 27, P at depth 3 is 180,103,175, and the walk is still quick
+(``benchmarks/plan_q27.py``; figures on the speed page, docs/speed.md).
 The contract's :func:`prefixes` and :func:`count` stay those of the symmetric row-by-row search
 (:mod:`.tree`): they are first-row choices, not the counts table's units.
 
@@ -104,7 +105,7 @@ _CHUNK = 1 << 18  # units whose prefixes a task holds at once (int64: 2 MiB per 
 
 
 def _kernel() -> ModuleType:
-    """The numba entry points (:mod:`.tree`), imported on first use (numba takes ~0.3 s)."""
+    """The numba entry points (:mod:`.tree`), imported on first use (numba is slow to import)."""
     from . import tree
 
     return tree
@@ -207,11 +208,9 @@ def unique(n: int) -> tuple[int, int]:
     return int(u), int(k)
 
 
-# measured here (benchmarks/nqueens_peers.py, medians of 3, one core of the idle 2-core
-# machine): constellations.whole(16) places 197,021,783 queens in 1.43 s (~138 M nodes/s; the
-# tree search: 246,135,107 in 1.76 s); nodes grow 6.87 times from n = 16 to 17
-# (1,353,893,087) and 7.37 from 17 to 18 (9,974,585,035), 7.1 a step on average; time about
-# as much (whole(17): 9.7 s, whole(18): 73 s)
+# the constellation search's seconds on one core at n = 16 and its growth per step of n (nodes
+# and time grow alike), fitted to benchmarks/nqueens_peers.py runs; the measured figures are
+# on the speed page, docs/speed.md
 _SECONDS_AT_16 = 1.4
 _GROWTH = 7.1
 
@@ -263,7 +262,8 @@ def _units(n: int, depth: int, cap: int) -> int:
 
 @cache
 def _plan(n: int) -> tuple[int, int]:
-    """(depth, units) of board side n (see the module docstring); n = 27 takes ~0.5 s."""
+    """(depth, units) of board side n (see the module docstring); quick even at n = 27
+    (``benchmarks/plan_q27.py``; figures on the speed page, docs/speed.md)."""
     target = max(MIN_UNITS, math.ceil(cost(n) / UNIT_SECONDS))
     depth, units = 0, 1  # one unit when there is no constellation (n = 2, 3): it counts 0
     for d in range(n + 1):
@@ -397,10 +397,10 @@ def solution_units(n: int, lo: int, hi: int) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros((0, n), np.int8)
 
 
-# enumerating is a plain search (about 2.3 times the symmetric one's nodes at n = 16, run twice:
-# count, then fill) plus n bytes per solution into Arrow; measured here (n = 13, 14): ~7 times
-# the symmetric tree search's count time, so 7 * 1.9 / 1.4 ~ 9.5 times the constellation
-# count's (cost())
+# enumerating is a plain search (more nodes than the symmetric one's, run twice: count, then
+# fill) plus n bytes per solution into Arrow: the factor over the constellation count's cost()
+# was fitted to enumerations timed at small n (benchmarks/nqueens.py --enumerate; figures on
+# the speed page, docs/speed.md)
 _SOLUTIONS_FACTOR = 9.5
 
 

@@ -35,9 +35,9 @@ inner rows (``depth = 0``: the constellation alone); units are the pipeline's wo
 so over the units of any depth the counts sum to Q(n) and the classes to U(n).  ``nodes``
 counts queens placed (one per search-tree edge below the unit, dead ends included).
 
-Against :mod:`.tree` (takaken's class of D4 search): about 0.8 times its nodes (197,021,783
-against 246,135,107 at n = 16) and 0.81 times its time at n = 16, 17
-(``benchmarks/nqueens_peers.py``).
+Against :mod:`.tree` (takaken's class of D4 search): fewer nodes and less time
+(``benchmarks/nqueens_peers.py``; the figures are on the manual's speed page,
+docs/speed.md).
 """
 
 from __future__ import annotations

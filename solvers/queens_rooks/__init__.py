@@ -90,7 +90,7 @@ STAND_IN = (0, 1)  # the job run for the empty board: 0 queens and 1 rook, the f
 
 
 def _kernel() -> ModuleType:
-    """The numba kernels, imported on first use (numba takes ~0.3 s to import)."""
+    """The numba kernels, imported on first use (numba is slow to import)."""
     from . import kernel
 
     return kernel
@@ -150,8 +150,8 @@ def strategy(params: Mapping) -> str:
     return "typed" if n - min(positive) <= _typed_rook_limit(n) else "free"
 
 
-# least-border permutations per core-second, free kernel with its bulk tail (n = 14: 47.8 s of
-# CPU for 14!/8 under load here; 60 M/s before the tail)
+# least-border permutations per core-second, free kernel with its bulk tail, fitted to the row
+# n = 14 (benchmarks/queens_rooks_tail.py; figures on the speed page, docs/speed.md)
 _PERMS_PER_SECOND = 2.2e8
 _TYPED_RATIO_13 = (0.006, 0.045, 0.28, 1.3, 4.2, 14.0)  # typed / free at n = 13, j = 0..5
 
@@ -296,7 +296,7 @@ def free_histogram(n: int) -> list[int]:
 
 @cache
 def _plan(n: int, queens: tuple[int, ...]) -> tuple[int, int]:
-    """(depth, units) of a point (see the module docstring): n = 32 takes ~0.5 s."""
+    """(depth, units) of a point (see the module docstring): quick even at n = 32."""
     params = {"n": n, "queens": queens}
     target = max(MIN_UNITS, math.ceil(cost(params) / UNIT_SECONDS))
     depth, units = 0, 1

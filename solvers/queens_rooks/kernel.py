@@ -27,8 +27,8 @@ Kernels (both iterative DFS over rows with explicit stacks, counting their nodes
   rows and columns (free pieces it takes away, whether it is free of the placed pieces, the
   group's cells sharing a diagonal with it) make each of the 120 completions a few ORs and two
   popcounts.  Otherwise the last two rows (two columns left, two leaves) are finished in place.
-  Leaves: H[k] += 1.  n = 13 takes ~4 s, n = 14 ~48 s on one core here, under load (before the
-  bulk tail: ~14 s and ~175 s).
+  Leaves: H[k] += 1.  The bulk tail makes the whole search several times faster
+  (``benchmarks/queens_rooks_tail.py``; figures on the speed page, docs/speed.md).
 - *typed* (few rooks wanted): places a queen or a rook in each row, seed-style, pruned by the
   queens' diagonals (a rook avoids them), all pieces' diagonals (a queen avoids them) and the
   bounds ``rooks <= rook_max``, ``queens <= queen_max``.  Leaves: histogram of the queens placed.

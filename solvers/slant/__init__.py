@@ -142,9 +142,9 @@ def _workspace(points: int) -> tuple[Workspace, np.ndarray]:
     ``points`` points.
 
     The batches a thread solves one after another (a worker's) share it: a fresh one costs
-    its page faults on first touch, about 0.2 ms at 50 x 50 (1 MB), more than a small
-    batch's search.  :func:`~solvers.slant.kernel.reset` loads every puzzle whole, so what a
-    batch leaves behind never reaches the next; the thread keeps the largest it needed.
+    its page faults on first touch, more than a small batch's search.
+    :func:`~solvers.slant.kernel.reset` loads every puzzle whole, so what a batch leaves behind
+    never reaches the next; the thread keeps the largest it needed.
     """
     held = getattr(_HELD, "workspace", None)
     if held is None or held[0].shape[1] < points + 1:
@@ -252,10 +252,10 @@ def instance_seconds(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
 
 
 def generate_seconds(rows: int, cols: int, difficulty: str | None = None) -> float:
-    """Rough seconds to generate one puzzle (fit to benchmarks/data/slant.json: 0.4 ms at
-    5 x 5, 30 ms at 20 x 20, 6 s at 100 x 100).  A graded puzzle runs the deductions once
-    per clue it tries to drop, so its cost grows as the square of the cells (measured: easy
-    about 5 ms at 10 x 10 and 1 s at 40 x 40, hard 2 to 4 times that)."""
+    """Rough seconds to generate one puzzle (fit to the generation times recorded in
+    benchmarks/data/slant.json).  A graded puzzle runs the deductions once per clue it tries
+    to drop, so its cost grows as the square of the cells (fit to graded puzzles timed at a
+    few sizes, hard ones costing more than easy ones)."""
     if difficulty is None:
         return 1e-4 + 2e-6 * float(rows * cols) ** 1.6
     per = 4.5e-7 if difficulty == "easy" else 1.2e-6

@@ -4,7 +4,8 @@ Notation and workspace: :mod:`solvers.slant.state`.  These rules are Simon Tatha
 deductions (the ones his Hard puzzles need; :mod:`solvers.slant.levels` states them and
 grades by them), written here again on the search's own state so that the root can apply
 them before it probes: a puzzle they settle needs no trial at all, and probing, which finds
-the same facts one trial at a time, was 80% of a 50 x 50 Hard puzzle's time.  They run at
+the same facts one trial at a time, was most of a large Hard puzzle's time (figures:
+``benchmarks/slant_tatham.py`` on the speed page, docs/speed.md).  They run at
 the root only, where nothing is ever undone, so their classes and shapes need no trail;
 the cells they decide go through :func:`~solvers.slant.state.propagate` like any other.
 

@@ -1,8 +1,9 @@
 """A clock that numba code can read: the CPU's time-stamp counter, and its rate in seconds.
 
 The batch solver times each puzzle inside its one numba call (:func:`solvers.slant.kernel.
-solve_range`), so that timing a puzzle does not cost a call from Python (about 3 us, more
-than a whole 5 x 5 puzzle).  numba cannot call ``time.perf_counter``; it can read the
+solve_range`), so that timing a puzzle does not cost a call from Python (more than a whole
+small puzzle takes: ``benchmarks/slant_tatham.py``'s *per call* column, on the speed page,
+docs/speed.md).  numba cannot call ``time.perf_counter``; it can read the
 counter (LLVM's ``readcyclecounter``, ``rdtsc`` on x86), which on current CPUs ticks at a
 constant rate whatever the core's clock speed.  :func:`tick_rate` measures that rate against
 ``time.perf_counter`` twice and returns ``None`` when the counter is missing (reads 0, as

@@ -6,7 +6,7 @@ read ``ws.name`` as a *row*: a bare pointer to the field's first element, which 
 ``[d, i]`` for a field of several rows) loads from and stores to.  The row holds no
 reference, so numba counts none: a field read costs the load that indexing the block would.
 (A tuple or a record of arrays, tried first, made numba count a reference on every field
-read, and ran the Slant kernel 6-13x slower.)  A row lives no longer than the call that took
+read, and ran the Slant kernel several times slower.)  A row lives no longer than the call that took
 it from its workspace, and indexes are not checked, like the block's own in numba.
 
 In Python a workspace is indexed like its block (``ws[row, i]``), which tests use.
@@ -224,8 +224,8 @@ def define(name: str, fields: dict[str, tuple[int, int]]) -> type[Block]:
 
     ``Cls.wrap(block)``, bound to a module-level name, makes in numba code the workspace of
     a bare block: an entry point called often from Python takes ``ws.block``, which numba's
-    dispatcher types at C speed (a workspace object goes through a Python lookup, about 2 us
-    a call)."""
+    dispatcher types at C speed (a workspace object goes through a Python lookup on every
+    call)."""
     rows = max(first + count for first, count in fields.values())
     numba_type = BlockType(name)
     cls = type(

@@ -16,9 +16,9 @@ make a wrong one, since probing concludes only from trials that failed).
 Clause learning: where the root leaves at least ``learn`` open cells (the batch solver's
 LEARN_CELLS), :func:`solvers.slant.learning.solve_by_learning` searches them by conflict-driven
 clause learning instead of the depth-first search below, which on a large puzzle re-derives
-the same failures at every node (a 100 x 100 puzzle's slowest 1%: 0.3-0.6 s against 40-50
-ms learning).  The generator keeps the depth-first search, whose node budgets it was tuned
-for.
+the same failures at every node (its slow tail at 100 x 100 is many times learning's:
+``benchmarks/slant_ab.py --each``, figures on the speed page, docs/speed.md).  The generator
+keeps the depth-first search, whose node budgets it was tuned for.
 
 Search (:func:`search`): the root is swept whole; the undecided cells then fall into
 *groups* (connected through shared corners) that meet only through loops.  The search is a
@@ -525,10 +525,10 @@ def solve_range(layout, clues, lo, hi, block, check, out, solution):
     ``layout`` rows: each puzzle's rows, columns, first clue (offset into ``clues``, one
     entry more) and cells before it (one entry more), int64.  ``block`` is the workspace's
     block (``ws.block``, :func:`make_workspace`): few bare arrays, which numba's dispatcher
-    types fastest (about 60 ns an array), on a path called once per puzzle where the clock
-    cannot be trusted.  The scalar slots, the solution buffer and the first values are the
-    call's own arrays (the search working on them as views into the block ran 4-8% slower:
-    50 x 50 Hard 1.081, 10 x 10 Hard 1.064, 10 x 10 Easy 1.084, paired rounds).
+    types fastest (its cost grows with each array), on a path called once per puzzle where
+    the clock cannot be trusted.  The scalar slots, the solution buffer and the first values
+    are the call's own arrays (the search working on them as views into the block ran slower
+    in paired rounds of ``benchmarks/slant_ab.py``).
 
     Puzzle ``j``'s verdict (solutions found, at most 2) goes to ``out[0, j]``, its nodes to
     ``out[1, j]`` and its first solution, if any, to ``solution`` from ``layout[3, j]`` on.

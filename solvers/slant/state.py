@@ -68,7 +68,8 @@ __all__ = ["make_workspace", "reset", "preconnect", "assign", "undo_to", "propag
 
 # Constants passed to jitted functions are numpy scalars, not Python ints: numba types a Python
 # constant as a literal and compiles the function it is passed to once more for each one
-# (search compiled 3 times, solve_by_learning 6; Slant's cold compile 69-75 s, 41-44 s without)
+# (which made Slant's cold compile much longer: benchmarks/first_run.py, on the speed page,
+# docs/speed.md)
 _ZERO, _ONE, _NONE = np.int64(0), np.int64(1), np.int64(-1)
 
 # workspace rows (int64 each), read in numba through the named fields of Workspace below
