@@ -19,10 +19,20 @@ def pytest_sessionstart(session):
     process of the run (``pytest -n``'s workers) warms them the way cluster workers do, one
     problem per process at a time under the machine's compile locks, so each kernel compiles
     once and every later test and subprocess loads it from the shared cache."""
+    if not os.environ.get("PYTEST_XDIST_WORKER") and getattr(
+        session.config.option, "numprocesses", None
+    ):
+        return  # the controller of pytest -n runs no test
     from boardsweep import solvers
     from boardsweep.pipeline.warm import warm_up
 
     warm_up(list(solvers.names()))
+
+
+def pytest_collection_modifyitems(config, items):
+    """Files marked ``slow`` (long tests of real processes) first, in their own order, so the
+    workers of ``pytest -n`` share them out at the start rather than wait on one at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,8 @@ import pytest
 
 from tests.conftest import ROOT, boardsweep
 
+pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
+
 
 def test_judge_queens_rooks_seed_sample_and_more():
     sample = (ROOT / "data" / "queens_rooks_sample.txt").read_text()

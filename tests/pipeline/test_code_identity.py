@@ -17,6 +17,8 @@ import pytest
 
 from tests.conftest import BOARDSWEEP, ROOT
 
+pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
+
 PROBE = {
     "__init__.py": '''
         """A count problem whose numba kernel inlines a helper from another file."""

@@ -21,6 +21,8 @@ from boardsweep.pipeline.tables import read_parquet
 from tests.conftest import ROOT, boardsweep, run_env
 from tests.pipeline.tls import dask_flags, flags, no_certificate, write_tls
 
+pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
+
 DASK = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
 WORKER = [sys.executable, "-m", "distributed.cli.dask_worker"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow.parquet as pq
+import pytest
 
 from boardsweep import solvers
 from boardsweep.pipeline.jobs import run_job
@@ -14,6 +15,8 @@ from boardsweep.pipeline.spec import make_job, state_folder
 from boardsweep.pipeline.store import Store
 from boardsweep.solvers.schema import Context
 from tests.conftest import ROOT, boardsweep
+
+pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
 
 ROOKS = solvers.get("max_rooks")
 GENERATE = {"n": [4, 6], "density": [0.1, 0.3], "count": 3000, "seed": 7}

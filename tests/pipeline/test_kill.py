@@ -20,9 +20,12 @@ import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
+import pytest
 
 from boardsweep.pipeline.tables import file_digest
 from tests.conftest import BOARDSWEEP, run_env
+
+pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
 
 KILLS = 10  # the issue asks for ten or more random instants
 Q = {12: 14200, 13: 73712, 14: 365596}

@@ -32,6 +32,8 @@ from boardsweep.pipeline.store import Store
 from boardsweep.solvers.schema import Context
 from tests.conftest import BOARDSWEEP, ROOT, boardsweep, records_stored, run_env
 
+pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
+
 PROBLEMS = "tests.toy_rooks,tests.noop"  # what the toy_problems fixture registers
 ALLOWED_FAILURES = 1
 TARGET = 1.0  # target task seconds: noop's units are 1 s each, so one unit per task

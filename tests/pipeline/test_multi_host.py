@@ -98,6 +98,8 @@ import json, sys
 from distributed import Client
 from distributed.security import Security
 
+pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
+
 address, ca, cert, key, host = sys.argv[1:6]
 security = Security(tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key,
                     require_encryption=True)

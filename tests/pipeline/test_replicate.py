@@ -19,6 +19,8 @@ from tests.conftest import ROOT, boardsweep, run_env
 from tests.pipeline.test_external_cluster import _address, cluster_on_loopback
 from tests.pipeline.tls import flags, write_tls
 
+pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
+
 # OEIS A000170
 Q = {
     8: 92,

@@ -23,6 +23,8 @@ import pytest
 
 from tests.conftest import BOARDSWEEP, run_env
 
+pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
+
 STOP_SECONDS = 5.0
 CONFIG = """output: results
 cluster: {kind: local, workers: 2}

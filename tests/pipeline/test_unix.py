@@ -15,6 +15,8 @@ import pytest
 
 from tests.conftest import BOARDSWEEP, boardsweep, records_stored, run_env
 
+pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
+
 STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d ")
 STORE = Path(".boardsweep", "out", "store.sqlite")  # of CONFIG's output, in its folder
 CONFIG = (

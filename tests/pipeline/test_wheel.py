@@ -24,6 +24,8 @@ import pytest
 from tests.conftest import ROOT
 from tests.pipeline import test_slurm as on_slurm
 
+pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
+
 slurm, job_name = on_slurm.slurm, on_slurm.job_name  # Slurm's fixtures: skip/fail, no jobs left
 
 PACKAGES = ("pipeline", "solvers")  # the repository's folders the wheel maps under boardsweep

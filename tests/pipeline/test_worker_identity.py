@@ -35,6 +35,8 @@ from distributed import Client
 from boardsweep.pipeline.tables import read_parquet
 from tests.conftest import BOARDSWEEP, ROOT, run_env
 
+pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
+
 SCHEDULER = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
 WORKER = [sys.executable, "-m", "distributed.cli.dask_worker"]
 PROBLEMS = {"BOARDSWEEP_PROBLEMS": "tests.toy_rooks"}
