@@ -31,6 +31,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
@@ -45,10 +46,12 @@ __all__ = [
     "cache_root",
     "use_numba_cache",
     "KEEP_CACHES",
+    "PRUNE_AFTER",
     "LOCATORS",
 ]
 
-KEEP_CACHES = 6  # numba cache folders kept (most recently used first)
+KEEP_CACHES = 6  # numba cache folders kept (most recently used first) ...
+PRUNE_AFTER = 24 * 3600.0  # ... and those beyond, until unused for this many seconds
 SOLVERS = __name__.rpartition(".")[0]  # this package: boardsweep.solvers
 
 
@@ -279,7 +282,9 @@ def _writable(folder: Path) -> bool:
 
 
 def _prune(parent: Path, keep: Path) -> None:
-    """Remove all but the :data:`KEEP_CACHES` most recently used cache folders."""
+    """Remove the cache folders beyond the :data:`KEEP_CACHES` most recently used that nobody
+    has used for :data:`PRUNE_AFTER` seconds (a folder in use by a running process, one of
+    many problem sets on the machine at once, is never taken from under it)."""
     try:
         folders = sorted(
             (p for p in parent.iterdir() if p.is_dir() and p != keep),
@@ -288,8 +293,13 @@ def _prune(parent: Path, keep: Path) -> None:
         )
     except OSError:
         return
+    now = time.time()
     for old in folders[KEEP_CACHES - 1 :]:
-        shutil.rmtree(old, ignore_errors=True)
+        try:
+            if now - old.stat().st_mtime > PRUNE_AFTER:
+                shutil.rmtree(old, ignore_errors=True)
+        except OSError:
+            pass
 
 
 def use_numba_cache(modules: Iterable[str]) -> Path:
