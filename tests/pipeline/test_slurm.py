@@ -1,5 +1,7 @@
 """Jobs on a real Slurm cluster: worker jobs submitted by ``cluster: {kind: slurm}``, and the
-README's nightly batch script submitted with ``sbatch``.
+nightly batch script (``examples/nightly.sbatch``) submitted by the cron line of
+``examples/nightly.crontab``, both of which the manual's page on clusters (docs/clusters.md)
+shows by including those files.
 
 These need ``sbatch`` and a running controller (``.ci/start-slurm`` starts a one-node cluster on
 this machine).  Without them the tests skip, unless ``BOARDSWEEP_REQUIRE_SLURM=1`` (set by
@@ -33,6 +35,9 @@ from boardsweep.pipeline.store import Store
 from boardsweep.solvers.schema import Context
 from tests.conftest import BOARDSWEEP, ROOT, boardsweep, records_stored, run_env
 from tests.pipeline.tls import no_certificate
+from tests.solvers.test_queens_rooks_crosscheck import published_triangle
+
+pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
 
 NIGHTLY = ROOT / "examples" / "nightly.sbatch"
 ENDED = {
@@ -47,53 +52,10 @@ ENDED = {
     "TIMEOUT",
 }
 NO_TIME_LIMIT = {"UNLIMITED", "365-00:00:00"}
-# placements(M, n - M) for M = 0..n, n = 1..8 (README's triangle), in counts.parquet's row order
-TRIANGLE_TO_8 = [
-    1,
-    1,
-    2,
-    0,
-    0,
-    6,
-    4,
-    0,
-    0,
-    24,
-    24,
-    20,
-    8,
-    2,
-    120,
-    168,
-    132,
-    100,
-    50,
-    10,
-    720,
-    1184,
-    996,
-    432,
-    120,
-    24,
-    4,
-    5040,
-    9668,
-    8780,
-    5288,
-    2504,
-    992,
-    280,
-    40,
-    40320,
-    88488,
-    92632,
-    59472,
-    28860,
-    11416,
-    3464,
-    736,
-    92,
-]
+CRONTAB = ROOT / "examples" / "nightly.crontab"
+CLUSTERS_PAGE = ROOT / "docs" / "clusters.md"
+# placements(M, n - M) for M = 0..n, n = 1..8 (the published triangle), in counts.parquet's order
+TRIANGLE_TO_8 = [v for n in range(1, 9) for v in published_triangle()[n]]
 
 
 def _slurm_missing() -> str | None:
@@ -363,10 +325,31 @@ def test_interrupted_run_cancels_its_worker_jobs(tmp_path, job_name, signum):
     assert sum(_records(config, "q").values()) >= 1
 
 
+def _cron_line() -> tuple[str, str]:
+    """The one entry of examples/nightly.crontab: its schedule and its command."""
+    entries = [
+        line
+        for line in CRONTAB.read_text().splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    assert len(entries) == 1, entries
+    fields = entries[0].split(maxsplit=5)
+    return " ".join(fields[:5]), fields[5]
+
+
 def _submit_nightly(tmp_path: Path, config: Path) -> tuple[str, str]:
-    """Submit examples/nightly.sbatch as README's cron line does, in cron's bare environment;
-    wait for the job to end and return its id and log."""
-    cron = f"cd {tmp_path} && BOARDSWEEP_VENV={sys.prefix} sbatch {NIGHTLY} {config.name}"
+    """Submit examples/nightly.sbatch with the cron line of examples/nightly.crontab (its
+    folders replaced by this test's), in cron's bare environment; wait for the job to end and
+    return its id and log."""
+    _, cron = _cron_line()
+    for example, here in (
+        ("/home/me/boardsweep/examples/nightly.sbatch", str(NIGHTLY)),
+        ("/home/me/boardsweep/.venv", sys.prefix),
+        ("/home/me/sweeps", str(tmp_path)),
+        (" nightly.yaml", f" {config.name}"),
+    ):
+        assert example in cron, (example, cron)
+        cron = cron.replace(example, here)
     submitted = subprocess.run(
         [
             "env",
@@ -454,9 +437,27 @@ def _runs(folder: Path) -> list[dict]:
     return pq.read_table(folder / "runs.parquet").to_pylist()
 
 
-def test_readme_shows_the_nightly_script_verbatim():
-    readme = (ROOT / "README.md").read_text()
-    assert f"```bash\n{NIGHTLY.read_text()}```\n" in readme
+def test_cron_line_is_a_nightly_crontab_entry():
+    """examples/nightly.crontab holds one entry: 02:30 every night, running sbatch on the
+    batch script with BOARDSWEEP_VENV set (cron passes no environment on)."""
+    schedule, command = _cron_line()
+    assert schedule == "30 2 * * *"
+    assert re.fullmatch(
+        r"cd (\S+) && BOARDSWEEP_VENV=(\S+) sbatch (\S+/examples/nightly\.sbatch) (\S+\.yaml)",
+        command,
+    ), command
+
+
+def test_manual_includes_the_nightly_files():
+    """The manual shows the batch script and the cron lines by including the files the tests
+    submit, never a copy of them."""
+    page = CLUSTERS_PAGE.read_text()
+    for name in ("nightly.sbatch", "nightly.crontab", "nightly.scrontab", "nightly.yaml"):
+        assert (ROOT / "examples" / name).is_file(), name
+        assert re.search(
+            rf"^```\{{literalinclude\}} \.\./examples/{re.escape(name)}$", page, re.M
+        ), name
+    assert "#!/bin/bash" not in page and "30 2 * * *" not in page  # no pasted copies
 
 
 def test_slurm_settings_for_dask_jobqueue():

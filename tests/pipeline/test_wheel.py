@@ -1,5 +1,6 @@
 """The wheel a user installs, not the checkout: built, installed non-editable into a fresh
-virtual environment, and used from an empty folder as a person would.
+virtual environment, and used from an empty folder as a person would.  README.md's first
+set-up command (``pip install . && boardsweep run``) is what these tests do, from a wheel.
 
 The fresh environment gets boardsweep from the wheel alone (``pip install --no-deps``); its
 dependencies come from this test's environment through a ``.pth`` line, which adds that

@@ -1,17 +1,19 @@
-"""Queens and rooks, rows 13 to 15 of the triangle, against a method that shares no code with
-the kernels: the M queens are placed first (plain loops over the cells, no symmetry), and the
-rooks then fill the rows and columns the queens left free, on the cells no queen attacks: one
-rook per row and column, so their placements are the permanent of that 0/1 matrix, computed
-here by Ryser's formula.
+"""Queens and rooks, the published triangle (``data/queens_rooks_triangle.txt``, which the
+manual's queens-and-rooks page shows) against the kernel and against a method that shares no
+code with the kernels: the M queens are placed first (plain loops over the cells, no symmetry),
+and the rooks then fill the rows and columns the queens left free, on the cells no queen
+attacks: one rook per row and column, so their placements are the permanent of that 0/1
+matrix, computed here by Ryser's formula.
 
 What is compared:
 
-- whole cells (M = 0, 1, 2) of rows 13, 14 and 15 with the triangle README publishes (rows 13
-  and 14 today, row 15 once it is there), and each published row's last cell (M = n) with the
-  n-queens counts of OEIS A000170; and cells of row 13 with the kernel through the contract,
-  its work units split at random places (the whole row 13 search is ~5 s of one core; row 14
-  takes ~1 min and row 15 ~15 min, too long for CI, so their whole cells are checked against
-  README's figures rather than recomputed);
+- rows 1 to 12 of the triangle file with the kernel's whole-row search (under a second of one
+  core for all of them);
+- whole cells (M = 0, 1, 2) of rows 13, 14 and 15 of the file with the method, and each
+  row's last cell (M = n) with the n-queens counts of OEIS A000170; and cells of row 13 with
+  the kernel through the contract, its work units split at random places (the whole row 13
+  search is ~5 s of one core; row 14 takes ~1 min and row 15 ~15 min, too long for CI, so
+  their whole cells are checked against the file's figures rather than recomputed);
 - the kernel's count below sampled work units of rows 14 and 15 (each unit fixes the pieces
   of a few rows) for M = 0..3, against the same method with those pieces forced.
 """
@@ -33,9 +35,9 @@ from boardsweep.solvers.queens_rooks.permanent import placements, ryser, ryser_b
 from tests.contract_driver import run_in_process
 from tests.solvers.test_queens_rooks import brute_row
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+TRIANGLE = Path(__file__).resolve().parents[2] / "data" / "queens_rooks_triangle.txt"
 # placements(M, n - M), M = 0..4, rows n = 1..8 of the triangle (the seed's brute force agrees)
-README_ROWS_TO_8 = [
+ROWS_TO_8 = [
     [1, 1],
     [2, 0, 0],
     [6, 4, 0, 0],
@@ -108,22 +110,33 @@ def test_method_gives_the_known_rows(n):
     got = [cell(n, m) for m in wanted]
     if n <= 6:  # every permutation, every choice of queens
         assert got == brute_row(n)[: len(wanted)]
-    assert got == README_ROWS_TO_8[n - 1][: len(wanted)] == qr.row(n)[: len(wanted)]
+    assert got == ROWS_TO_8[n - 1][: len(wanted)] == qr.row(n)[: len(wanted)]
 
 
 # ---------------------------------------------------------------------------------- whole cells
 
 
-def readme_triangle() -> dict[int, list[int]]:
-    """The triangle README publishes: {n: [placements(M, n - M) for M = 0..n]}."""
+def published_triangle() -> dict[int, list[int]]:
+    """The triangle of ``data/queens_rooks_triangle.txt``: {n: [placements(M, n - M) for M =
+    0..n]}, from its lines ``n: v0 v1 ... vn`` (``#`` lines are comments)."""
     rows = {}
-    for line in README.read_text().splitlines():
+    for number, line in enumerate(TRIANGLE.read_text().splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
         found = re.fullmatch(r"\s*(\d+):((?: \d+)+)\s*", line)
-        if found:
-            values = list(map(int, found.group(2).split()))
-            if len(values) == int(found.group(1)) + 1:
-                rows[int(found.group(1))] = values
+        assert found, f"{TRIANGLE}:{number}: not a line 'n: v0 v1 ... vn'"
+        n, values = int(found.group(1)), list(map(int, found.group(2).split()))
+        assert len(values) == n + 1 and n not in rows, f"{TRIANGLE}:{number}"
+        rows[n] = values
+    assert sorted(rows) == list(range(1, len(rows) + 1)), "rows 1, 2, ... in order"
     return rows
+
+
+def test_published_rows_1_to_12_are_the_kernels():
+    published = published_triangle()
+    for n in range(1, 13):
+        assert published[n] == qr.row(n), n
+    assert published[8][: len(ROWS_TO_8[7])] == ROWS_TO_8[7]
 
 
 @pytest.fixture(scope="module")
@@ -133,12 +146,11 @@ def independent() -> dict[int, list[int]]:
 
 
 def test_published_rows_13_to_15(independent):
-    published = readme_triangle()
-    assert {13, 14} <= set(published), "README's triangle lost rows 13 and 14"
+    published = published_triangle()
+    assert {13, 14, 15} <= set(published), "the triangle file lost rows 13 to 15"
     for n in (13, 14, 15):
-        if n in published:  # row 15 once it is published
-            assert published[n][: len(WANTED)] == independent[n], n
-            assert published[n][n] == A000170_13_TO_15[n], n
+        assert published[n][: len(WANTED)] == independent[n], n
+        assert published[n][n] == A000170_13_TO_15[n], n
 
 
 def test_row_13_through_the_kernel_split_at_random(independent):
