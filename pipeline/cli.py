@@ -578,7 +578,12 @@ def report(results_dir) -> None:
     from . import report as reports
 
     damaged: list[str] = []
-    shown = reports.report(Path(results_dir), sys.stdout, damaged)
+    unreported: list[str] = []
+    shown = reports.report(Path(results_dir), sys.stdout, damaged, unreported)
+    if unreported:
+        log(f"no report for {', '.join(unreported)}: the problem has none")
+    if not shown and unreported and not damaged:
+        return
     if not shown and damaged:
         raise InputError(
             f"no job could be reported: damaged table(s): {', '.join(damaged)} "

@@ -211,15 +211,24 @@ def _write(folder: Path, pngs: dict[str, bytes], page: str) -> None:
     os.replace(temporary, folder / "report.html")
 
 
-def report(results: Path, out: TextIO, damaged: list[str] | None = None) -> int:
+def report(
+    results: Path,
+    out: TextIO,
+    damaged: list[str] | None = None,
+    unreported: list[str] | None = None,
+) -> int:
     """Print and draw every job's report under ``results``; return how many were shown.
 
     Jobs with a damaged table are left out with a warning (see :func:`_jobs`); the damaged
-    files' paths are added to ``damaged`` when it is given."""
+    files' paths are added to ``damaged`` when it is given, and the jobs whose problem has no
+    report to ``unreported`` as ``job (problem)``."""
     sections: list[Section] = []
     pngs: dict[str, bytes] = {}
     printed: list[str] = []  # after the files, so a reader that stops early (| head) loses none
-    for job, problem, built in _built(list(_jobs(results, damaged))):
+    jobs = list(_jobs(results, damaged))
+    if unreported is not None:
+        unreported += [f"{job} ({problem.name})" for job, problem, _ in jobs if not problem.report]
+    for job, problem, built in _built(jobs):
         section = Section(job, problem.name)
         for title, frame in built.tables:
             printed.append(f"== {job}: {title}\n{frame.to_string(index=shows_index(frame))}\n\n")

@@ -172,3 +172,19 @@ def test_loose_tables_of_several_problems_without_their_main_tables(tmp_path):
     done = boardsweep("report", str(folder))
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "Error" not in done.stderr
+
+
+def test_a_folder_of_jobs_without_reports_says_so_and_succeeds(tmp_path, toy_problems):
+    """Jobs whose problem has no report hook are named as such (exit 0), not taken for a
+    folder without results."""
+    from tests.conftest import boardsweep
+
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        f"output: {tmp_path / 'out'}\njobs:\n  - {{name: z, problem: noop, units: 3}}\n"
+    )
+    assert boardsweep("run", str(config), cwd=tmp_path).returncode == 0
+    shown = boardsweep("report", str(tmp_path / "out"), cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "no report for z (noop): the problem has none" in shown.stderr
+    assert shown.stdout == ""
