@@ -116,6 +116,12 @@ def too_big(
     shape = " x ".join(str(int(columns[c][i])) for c in problem.cost_columns)
     return i, (
         f"{shape}: one instance needs about {human_bytes(need[i])} of memory, more than "
-        f"the {human_bytes(cap)} a worker may use (80% of this machine's memory; "
-        f"{ENV} sets another)"
+        f"the {human_bytes(cap)} a worker may use ({_cap_source()})"
     )
+
+
+def _cap_source() -> str:
+    """Where :func:`memory_cap` took its figure from, for a message."""
+    if os.environ.get(ENV, "").strip():
+        return f"{ENV} sets it"
+    return f"80% of this machine's memory; {ENV} sets another"

@@ -107,7 +107,8 @@ def test_a_board_set_with_a_board_too_big_names_that_board(tmp_path):
     assert len(done.stderr.splitlines()) == 1, done.stderr
     assert (
         "boards.parquet: board_id 8, 200 x 200: one instance needs about 2.88 MB of "
-        "memory, more than the 1 MB a worker may use" in done.stderr
+        "memory, more than the 1 MB a worker may use (BOARDSWEEP_MEMORY_LIMIT sets it)"
+        in done.stderr
     ), done.stderr
     assert not (tmp_path / "out.parquet").exists()
     pq.write_table(table.slice(0, 1), tmp_path / "boards.parquet")
