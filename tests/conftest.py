@@ -29,6 +29,25 @@ def pytest_sessionstart(session):
     warm_up(list(solvers.names()))
 
 
+# files of long, independent tests (a page of examples each): under ``pytest -n`` every test is
+# a unit of work of its own, where other files go to one process whole (``--dist loadfile``)
+SPLIT_FILES = ("tests/docs/test_examples.py",)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile`` with the tests of :data:`SPLIT_FILES` shared out one by one."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class FileOrTest(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            file = nodeid.split("::", 1)[0]
+            return nodeid if file in SPLIT_FILES else file
+
+    return FileOrTest(config, log)
+
+
 def pytest_collection_modifyitems(config, items):
     """Files marked ``slow`` (long tests of real processes) first, in their own order, so the
     workers of ``pytest -n`` share them out at the start rather than wait on one at the end."""
