@@ -43,7 +43,7 @@ from .spec import (
 )
 from .spec import task_seconds as default_task_seconds
 from .store import Store, StoreDamaged, read_only
-from .tables import regular_file, writable_folder
+from .tables import is_parquet, read_file, writable_folder
 
 __all__ = [
     "Where",
@@ -77,13 +77,8 @@ def problem(name: str, kind: str | None = None) -> Problem:
 def set_source(path: str | Path) -> dict:
     """``{parquet: path}`` or ``{ingest: path}`` for an instance file, by its magic bytes."""
     path = str(path)
-    regular_file(path)
-    try:
-        with open(path, "rb") as handle:
-            magic = handle.read(4)
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path) from None
-    return {"parquet" if magic == b"PAR1" else "ingest": path}
+    start = read_file(path, "a seed-format text file or a Parquet set", 4)
+    return {"parquet" if is_parquet(start) else "ingest": path}
 
 
 @dataclass(frozen=True)
@@ -166,13 +161,13 @@ def run_session(
     out, state, jobs = session.output, session.state, session.jobs
     writable_folder(out, folder=True)
     writable_folder(state, folder=True)
-    target = default_task_seconds(session.config.cluster, task_seconds)
+    task_seconds = default_task_seconds(session.config.cluster, task_seconds)
     command = command or " ".join(["boardsweep", *sys.argv[1:]])
     failures: list[JobError] = []
     manifests: dict[str, dict] = {}
     with claim_output(out, state) as ident:
         for job in jobs:  # a folder in the way stops the run before anything is written
-            check_job_folder(out / job.name, state)
+            check_job_folder(out / job.name)
         prepare_state(out, state)
         store = Store(state / "store.sqlite", owner=ident)
         try:
@@ -220,7 +215,15 @@ def run_session(
                     stopping.check()  # a signal swallowed in a library callback stops here
                     try:
                         manifests[job.name] = run_job(
-                            job, out, state, store, runners, 0, target, command, shares[job.name]
+                            job,
+                            out,
+                            state,
+                            store,
+                            runners,
+                            0,
+                            task_seconds,
+                            command,
+                            shares[job.name],
                         )
                     except JobError as exc:
                         (on_failure or (lambda e: warn(str(e))))(exc)
@@ -294,7 +297,7 @@ def plan_session(
     a second worker adds (``verify``, else each job's, else the cluster's default)."""
     out, state, jobs = session.output, session.state, session.jobs
     cluster = session.config.cluster
-    target = default_task_seconds(cluster, task_seconds)
+    task_seconds = default_task_seconds(cluster, task_seconds)
     threads = workers or cluster.options.get("workers") or os.cpu_count() or 1
     store, why = read_only(state / "store.sqlite", output_id(out))
     if store is None and (state / "store.sqlite").exists():
@@ -313,7 +316,7 @@ def plan_session(
                 store.db.close()
                 store = None
                 plan = plan_job(job, store)
-            length = plan.task_seconds(target, threads)
+            length = plan.task_seconds(task_seconds, threads)
             for table in job.outputs():
                 points = [p for p in plan.points if p.table == table]
                 part = type(plan)(job, plan.version, points)
@@ -339,7 +342,7 @@ def plan_session(
     finally:
         if store is not None:
             store.db.close()
-    return threads, target, rows
+    return threads, task_seconds, rows
 
 
 @contextmanager

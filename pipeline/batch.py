@@ -142,7 +142,6 @@ OWN_KEYS = {
     "allowed_failures",
     "task_seconds",
     "dashboard_address",
-    "job_extra",
     "job_extra_directives",
     "security",
 }
@@ -179,21 +178,12 @@ def batch_settings(kind: str, options: dict) -> dict:
     settings = {
         k: list(v) if isinstance(v, tuple | list) else v for k, v in options.items() if k in passing
     }
-    settings.setdefault("cores", 1)
-    settings.setdefault("memory", "2GB")
-    settings.setdefault("job_name", JOB_NAME)
     settings["processes"] = 1
     settings["python"] = sys.executable
-    # job_extra is the name dask-jobqueue used before 0.8; both are accepted
-    settings["job_extra_directives"] = [
-        *options.get("job_extra_directives", ()),
-        *options.get("job_extra", ()),
-    ]
+    settings["job_extra_directives"] = list(options["job_extra_directives"])
     if batch.walltime_directive and "walltime" not in options:
         settings["job_directives_skip"] = [batch.walltime_directive]
-    settings["scheduler_options"] = {
-        "dashboard_address": options.get("dashboard_address", "127.0.0.1:8787")
-    }
+    settings["scheduler_options"] = {"dashboard_address": options["dashboard_address"]}
     return settings
 
 
@@ -244,7 +234,7 @@ def _import_cluster_class(kind: str):
 def run_security(kind: str, options: dict, keys: Path | None) -> tuple[dict, str]:
     """dask-jobqueue's security arguments: a per-run certificate authority, the workers'
     files in ``keys`` (made private to this user) — or plain TCP for ``security: none``."""
-    if options.get("security", "tls") == "none":
+    if options["security"] == "none":
         warn(
             f"cluster (kind {kind}): security is none: the scheduler speaks plain TCP, and "
             "anyone who can reach it can run code as this user"

@@ -11,8 +11,9 @@ from __future__ import annotations
 import hashlib
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:  # the modules that compute are imported by the commands that 
     import pyarrow as pa
 
     from boardsweep.solvers.contract import CountProblem, InstanceProblem, Problem
-    from boardsweep.solvers.schema import ParamError
+    from boardsweep.solvers.schema import Field, ParamError
 
     from . import app
     from .spec import Job
@@ -56,6 +57,74 @@ def log_error(message: str) -> None:
     click.echo(f"boardsweep: error: {message}", err=True)
 
 
+class _FromSchema:
+    """A click type whose bounds (or choices) are those of a field of the schema, read when
+    click first needs them (to convert a value, or to show help): the schema's modules stay
+    unimported until then, so ``boardsweep --help`` answers at once.  ``field`` gives the
+    :class:`~boardsweep.solvers.schema.Field`."""
+
+    LAZY: tuple[str, ...] = ()
+
+    def __init__(self, field: Callable[[], Field]):
+        self._field = field
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in type(self).LAZY:
+            raise AttributeError(name)
+        for attr, value in self._read(self._field().validator).items():
+            setattr(self, attr, value)
+        return getattr(self, name)
+
+    def _read(self, validator) -> dict:
+        raise NotImplementedError
+
+
+class _RangeField(_FromSchema):
+    """The bounds of a field's ``Integer`` or ``Number``, closed (as the schema's are)."""
+
+    LAZY = ("min", "max")
+    min_open = max_open = clamp = False
+    validator: str = ""
+
+    def _read(self, validator):
+        assert type(validator).__name__ == self.validator, validator
+        return {"min": validator.lo, "max": validator.hi}
+
+
+class _IntField(_RangeField, click.IntRange):
+    """``click.IntRange`` with the bounds of a field's ``Integer``."""
+
+    validator = "Integer"
+
+
+class _FloatField(_RangeField, click.FloatRange):
+    """``click.FloatRange`` with the bounds of a field's ``Number``."""
+
+    validator = "Number"
+
+
+class _ChoiceField(_FromSchema, click.Choice):
+    """``click.Choice`` of a field's ``Choice``."""
+
+    LAZY = ("choices",)
+    case_sensitive = True
+
+    def _read(self, validator):
+        return {"choices": tuple(validator.values)}
+
+
+def _spec_field(name: str, kind: str | None = None) -> Callable[[], Field]:
+    """The field ``name`` of :mod:`.spec` (a key of the cluster kind ``kind`` when given),
+    looked up when called."""
+
+    def field() -> Field:
+        from . import spec
+
+        return spec.CLUSTER_KINDS[kind].fields[name] if kind else getattr(spec, name)
+
+    return field
+
+
 CLUSTER_FLAGS = (
     "workers",
     "scheduler",
@@ -77,7 +146,7 @@ def _cluster_options(func):
         func = click.option(name, type=click.Path(dir_okay=False), help=help_)(func)
     func = click.option(
         "--security",
-        type=click.Choice(["tls", "none"]),
+        type=_ChoiceField(_spec_field("SECURITY")),
         help="none: accept plain TCP to --scheduler (anyone who reaches it "
         "can run code as you); tls is the default.",
     )(func)
@@ -93,7 +162,7 @@ def _cluster_options(func):
     )(func)
     func = click.option(
         "--workers",
-        type=click.IntRange(1, 4096),
+        type=_IntField(_spec_field("workers", "local")),
         help="Worker processes of the local cluster (default: one per core).",
     )(func)
     return func
@@ -149,44 +218,42 @@ def _param(exc: ParamError, prefix: str) -> InputError:
 @click.option("--fresh", is_flag=True, help="Forget stored results of these jobs first.")
 @click.option(
     "--task-seconds",
-    "task_seconds_",
-    type=click.FloatRange(0.01, 86400),
+    type=_FloatField(_spec_field("TASK_SECONDS")),
     help="Target seconds per task (default: the cluster's task_seconds).",
 )
 @click.option(
     "--verify",
-    "verify",
-    type=click.FloatRange(0, 1),
+    type=_FloatField(_spec_field("VERIFY")),
     help="Share of each job's work computed again on a second worker and compared "
     "before publication (default: the job's verify:, else 0 on a local "
     "cluster and 0.05 on others).",
 )
 @click.option("--dry-run", is_flag=True, help="Print the plan (as `boardsweep plan`) and stop.")
-def run(config, job_names, output, fresh, task_seconds_, verify, dry_run, **flags) -> None:
+def run(config, job_names, output, fresh, task_seconds, verify, dry_run, **flags) -> None:
     """Run every job of CONFIG (default config.yaml) into <output>/<job>/."""
     from . import app
 
     where = _where(flags)
     if dry_run:
-        _print_plan(config, job_names, output, where.workers, task_seconds_, verify)
+        _print_plan(config, job_names, output, where.workers, task_seconds, verify)
         return
     session = app.open_session(config, job_names, output)
     app.run_session(
         session,
         where,
         fresh=fresh,
-        task_seconds=task_seconds_,
+        task_seconds=task_seconds,
         on_failure=lambda exc: log_error(str(exc)),
         verify=verify,
     )
 
 
-def _print_plan(config, job_names, output, workers, target_override, verify=None) -> None:
+def _print_plan(config, job_names, output, workers, task_seconds, verify=None) -> None:
     from . import app
 
     session = app.open_session(config, job_names, output)
-    threads, target, rows = app.plan_session(session, workers, target_override, verify)
-    click.echo(f"plan for {threads} workers, target task length {target:g} s")
+    threads, task_seconds, rows = app.plan_session(session, workers, task_seconds, verify)
+    click.echo(f"plan for {threads} workers, target task length {task_seconds:g} s")
     click.echo(
         f"{'job':<16}{'table':<12}{'points':>8}{'units':>16}{'done':>16}{'tasks':>12}"
         f"{'task s':>10}{'CPU h':>12}{'wall h':>12}{'verify':>8}{'+CPU h':>10}"
@@ -206,20 +273,18 @@ def _print_plan(config, job_names, output, workers, target_override, verify=None
 @click.option("--workers", type=click.IntRange(1, 10**6), help="Workers to plan for.")
 @click.option(
     "--task-seconds",
-    "task_seconds_",
-    type=click.FloatRange(0.01, 86400),
+    type=_FloatField(_spec_field("TASK_SECONDS")),
     help="Target seconds per task.",
 )
 @click.option(
     "--verify",
-    "verify",
-    type=click.FloatRange(0, 1),
+    type=_FloatField(_spec_field("VERIFY")),
     help="Plan verifying this share on a second worker (as run --verify).",
 )
-def plan_command(config, job_names, output, workers, task_seconds_, verify) -> None:
+def plan_command(config, job_names, output, workers, task_seconds, verify) -> None:
     """Print each job's units, tasks, estimated CPU hours and wall time, and the CPU that
     verification adds (nothing runs)."""
-    _print_plan(config, job_names, output, workers, task_seconds_, verify)
+    _print_plan(config, job_names, output, workers, task_seconds, verify)
 
 
 # ----------------------------------------------------------------------------- one-shot

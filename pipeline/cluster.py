@@ -28,15 +28,13 @@ import dask
 
 from boardsweep.solvers.schema import ParamError
 
-from .batch import BATCH_TIMEOUT, batch_cluster, cancel_on_signals, job_ids, wait_for_batch_workers
+from .batch import batch_cluster, cancel_on_signals, job_ids, wait_for_batch_workers
 from .errors import ClusterError, Interrupted
 from .progress import LOGGER, adopt_dask_logging, log, quiet_dask, warn, worker_logging
 from .spec import BATCH_KINDS, ClusterSpec, check_security
 from .work import versions
 
 __all__ = ["open_client", "wait_for_file", "check_versions", "boardsweep_version", "dashboard_link"]
-
-DEFAULT_TIMEOUT = 60.0
 
 
 def boardsweep_version() -> dict[str, str]:
@@ -107,7 +105,7 @@ def _local_worker_settings(options: dict) -> dict:
     """
     preload = list(dask.config.get("distributed.worker.preload", None) or [])
     return {
-        "distributed.worker.profile.enabled": bool(options.get("profile", False)),
+        "distributed.worker.profile.enabled": options["profile"],
         "distributed.admin.system-monitor.interval": "2s",
         "distributed.admin.tick.interval": "1s",
         # Ctrl-C is the driver's: each worker ignores SIGINT from its start
@@ -208,11 +206,11 @@ def _local_cluster(options: dict, workers: int | None):
     with _port_taken_is_no_news():
         return LocalCluster(
             n_workers=count,
-            threads_per_worker=options.get("threads_per_worker", 1),
+            threads_per_worker=options["threads_per_worker"],
             processes=True,
             host="127.0.0.1",
-            memory_limit=options.get("memory_limit", "auto"),
-            dashboard_address=options.get("dashboard_address", "127.0.0.1:8787"),
+            memory_limit=options["memory_limit"],
+            dashboard_address=options["dashboard_address"],
             silence_logs=quiet,
         )
 
@@ -297,7 +295,6 @@ def open_client(
 
     adopt_dask_logging()
     kind, options = spec.kind, dict(spec.options)
-    timeout = float(options.get("timeout", DEFAULT_TIMEOUT))
     with ExitStack() as stack:
         try:
             if kind == "local" or kind in BATCH_KINDS:  # their scheduler runs here
@@ -317,14 +314,14 @@ def open_client(
                 clusters.append(cluster)
                 client = Client(cluster, security=cluster.security)
             else:
-                client = _connect(kind, options, timeout)
+                client = _connect(kind, options, options["timeout"])
         except (OSError, TimeoutError) as exc:
             where = options.get("address") or options.get("path") or kind
             raise ClusterError(f"cannot reach the Dask scheduler at {where}: {exc}") from None
         stack.enter_context(client)
         stack.callback(quiet_dask)  # closing: no stray errors about closed connections
         if kind in ("address", "scheduler-file"):
-            _wait_for_a_worker(client, timeout)
+            _wait_for_a_worker(client, options["timeout"])
         if kind in BATCH_KINDS:
             wanted = workers or options.get("workers", 1)
             wait_for_batch_workers(
@@ -332,7 +329,7 @@ def open_client(
                 client,
                 cluster,
                 wanted,
-                float(options.get("timeout", BATCH_TIMEOUT)),
+                options["timeout"],
                 options.get("log_directory"),
             )
         log(

@@ -156,7 +156,7 @@ def run_job(
     store: Store,
     runner: Runner | Runners,
     threads: int,
-    target: float,
+    task_seconds: float,
     command: str,
     share: float = 0.0,
 ) -> dict:
@@ -168,7 +168,7 @@ def run_job(
     generation unchanged, finished records kept) if any task failed.
     """
     started = time.time()
-    check_job_folder(output / job.name, state)
+    check_job_folder(output / job.name)
     runners = runner if isinstance(runner, Runners) else None
     stats = RunStats()
 
@@ -187,7 +187,7 @@ def run_job(
                         runner, threads = local_runner, max(runners.threads, 1)
                 if gaps and hasattr(runner, "memory_limit"):
                     check_worker_memory(job, runner.memory_limit())
-                length = plan.task_seconds(target, threads)
+                length = plan.task_seconds(task_seconds, threads)
                 stats.add(execute(plan, runner, store, length, job.name, threads))
                 if stats.failures:
                     raise _failed(job, stats, plan)
@@ -243,7 +243,7 @@ def _sweep_scratch() -> None:
 
 
 @contextmanager
-def run_once(job: Job, runner_for, target: float) -> Iterator[dict[str, Iterator[pa.Table]]]:
+def run_once(job: Job, runner_for, task_seconds: float) -> Iterator[dict[str, Iterator[pa.Table]]]:
     """Compute ``job`` into a temporary store; yield ``{table: pieces}`` streaming its merge.
 
     ``runner_for(estimated seconds)`` is a context manager giving ``(runner, threads)``.
@@ -262,7 +262,7 @@ def run_once(job: Job, runner_for, target: float) -> Iterator[dict[str, Iterator
             )
         with runner_for(todo) as (runner, threads):
             stats = execute(
-                plan, runner, store, plan.task_seconds(target, threads), job.name, threads
+                plan, runner, store, plan.task_seconds(task_seconds, threads), job.name, threads
             )
         if stats.failures:
             raise _failed(job, stats, plan, kept=False)

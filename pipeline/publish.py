@@ -219,21 +219,10 @@ def prepare_state(output: Path, state: Path) -> None:
     tmp.mkdir(parents=True, exist_ok=True, mode=0o700)
 
 
-def check_job_folder(folder: Path, state: Path) -> None:
-    """Before a job runs: its folder must be a boardsweep generation, absent, or an older
-    boardsweep layout (moved aside to ``<state>/legacy``); anything else is refused."""
+def check_job_folder(folder: Path) -> None:
+    """Before a job runs: its folder must be a boardsweep generation or absent; anything else
+    is refused."""
     if not folder.exists() or Published.find(folder) is not None:
-        return
-    if folder.is_dir() and (
-        (folder / "manifest.json").is_file() or (folder / "fragments").is_dir()
-    ):
-        aside = state / "legacy" / f"{folder.name}-{time.strftime('%Y%m%dT%H%M%S')}"
-        aside.parent.mkdir(parents=True, exist_ok=True)
-        os.rename(folder, aside)
-        log(
-            f"{folder} was written by an older boardsweep: moved to {aside}; its results are "
-            "computed again"
-        )
         return
     raise InputError(
         "exists but is not a boardsweep job folder (no _boardsweep/manifest.json):"

@@ -57,14 +57,13 @@ class WorkerLost(RuntimeError):
 
 @dataclass
 class Bundle:
-    """Tasks sent to a worker together (``retry``: already split after a lost worker)."""
+    """Tasks sent to a worker together (a task retried after a lost worker goes alone)."""
 
     id: int
     problem: str
     version: str
     tasks: list[Task]
     rows: list[Any]
-    retry: bool = False
     avoid: frozenset[str] = frozenset()  # workers that must not compute it (verification)
 
     def call(self) -> tuple:
@@ -283,7 +282,7 @@ class _Packer(BundleSource):
         problem, version = self.plan.job.problem.name, self.plan.version
         if self.retries:
             task = self.retries.pop()
-            return Bundle(next(self.ids), problem, version, [task], [self.rows(task)], True)
+            return Bundle(next(self.ids), problem, version, [task], [self.rows(task)])
         batch: list[Task] = []
         seconds = 0.0  # estimated, as the goal
         goal = self.goal()

@@ -14,7 +14,6 @@ import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -24,7 +23,7 @@ from boardsweep.solvers.schema import ParamError
 
 from .errors import InputError
 from .limits import peak_memory, too_big
-from .tables import ParquetRows, check_columns, file_digest, regular_file
+from .tables import ParquetRows, check_columns, file_digest, is_parquet, read_file
 
 __all__ = ["InputSet", "load_set", "set_from_text", "set_from_table", "decode_text"]
 
@@ -190,14 +189,8 @@ def set_from_table(
 
 def set_from_text(problem: InstanceProblem, path: str, options: Mapping) -> InputSet:
     """A seed-format text file read through the problem's format, checked."""
-    if os.path.isdir(path):
-        raise InputError("is a folder: expected a seed-format text file", path)
-    regular_file(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path) from None
-    if data.startswith(b"PAR1"):
+    data = read_file(path, "a seed-format text file")
+    if is_parquet(data):
         raise InputError(
             f"is a Parquet file: expected {problem.name} seed-format text (a "
             "Parquet set is read as it is, with {parquet: FILE})",
@@ -215,15 +208,7 @@ def load_set(problem: InstanceProblem, kind: str, path: str, options: Mapping) -
     """The set of ``{ingest: path}`` (text) or ``{parquet: path}``, checked whole."""
     if kind == "ingest":
         return set_from_text(problem, path, options)
-    if os.path.isdir(path):
-        raise InputError("is a folder: expected a Parquet file", path)
-    regular_file(path)
-    try:
-        with open(path, "rb") as handle:
-            magic = handle.read(4)
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path) from None
-    if magic != b"PAR1":
+    if not is_parquet(read_file(path, "a Parquet file", 4)):
         raise InputError("is not a Parquet file (seed-format text goes in {ingest: FILE})", path)
     stamp = _stamp(path)
     try:

@@ -40,7 +40,7 @@ from .batch import JOB_NAME as WORKER_JOB_NAME
 from .errors import InputError
 from .limits import too_big
 from .sets import InputSet, decode_text, load_set
-from .tables import regular_file
+from .tables import read_file
 
 __all__ = [
     "Config",
@@ -64,6 +64,8 @@ __all__ = [
     "VERIFY",
     "VERIFY_DEFAULTS",
     "VERIFY_OFF_HOST",
+    "TASK_SECONDS",
+    "SECURITY",
 ]
 
 JOB_NAME = Text(
@@ -78,18 +80,21 @@ _MEMORY = Text(
 _SECONDS = Number(0.01, 7 * 86400)
 TASK_SECONDS_DEFAULTS = {"local": 10.0}  # any other cluster kind: TASK_SECONDS_OFF_HOST
 TASK_SECONDS_OFF_HOST = 300.0
-_TASK_SECONDS = Field(
+#: The target length of a task: the one range of the config key, ``--task-seconds`` (its click
+#: type is read from this field) and the API's ``task_seconds``.
+TASK_SECONDS = Field(
     Number(0.01, 86400),
     doc="the target length of a task in seconds (`--task-seconds` overrides it); "
     f"{TASK_SECONDS_DEFAULTS['local']:g} on a local cluster, {TASK_SECONDS_OFF_HOST:g} on any "
     "other unless set",
 )
-_COMMON = {"task_seconds": _TASK_SECONDS}
+_COMMON = {"task_seconds": TASK_SECONDS}
 BATCH_LOG_DIRECTORY = "batch-logs"  # the worker jobs' output, beside the config file
 SLURM_LOG_DIRECTORY = "slurm-logs"  # ... for Slurm (the name it always had)
+DASHBOARD = "127.0.0.1:8787"  # where the dashboard listens unless set: this host only
 _DASHBOARD = (  # the doc of `dashboard_address`
-    'where the scheduler\'s dashboard listens; "127.0.0.1:8787" (this host only; the next '
-    'free port if taken) unless set; ":8787" opens it to the network'
+    "where the scheduler's dashboard listens; the default is this host only (the next free "
+    'port if taken); ":8787" opens it to the network'
 )
 _ALLOWED_FAILURES = Field(
     Integer(0, 1000),
@@ -99,13 +104,14 @@ _ALLOWED_FAILURES = Field(
 _SLURM_STRING = Text(what="a non-empty string")
 _STRINGS = ListOf(Text(what="a string"), least=0, unique=False, what="a list of strings")
 
-_SECURITY = Field(
+#: Who may connect to a scheduler that is not local (``--security`` takes its choices).
+SECURITY = Field(
     Choice(("tls", "none")),
-    doc="tls (the default) or none: plain TCP, "
-    "which anyone who reaches the scheduler can use to run code as you",
+    default="tls",
+    doc="tls or none: plain TCP, which anyone who reaches the scheduler can use to run code as you",
 )
 _TLS = {
-    "security": _SECURITY,
+    "security": SECURITY,
     "tls_ca_file": Field(
         FilePath("a CA certificate file (PEM)"),
         doc="the CA certificate of a `tls://` scheduler (PEM, relative to the config file; "
@@ -121,9 +127,11 @@ _TLS = {
         doc="this client's private key for a `tls://` scheduler (PEM; `--tls-key`)",
     ),
 }
+CONNECT_TIMEOUT = 60.0  # seconds to wait for an existing scheduler and its first worker
 _CONNECT_TIMEOUT = Field(
     _SECONDS,
-    doc="seconds to wait for the scheduler (and its file) and for its first worker; 60 unless set",
+    default=CONNECT_TIMEOUT,
+    doc="seconds to wait for the scheduler (and its file) and for its first worker",
 )
 _BATCH = {  # the keys every batch system takes (dask-jobqueue's own, and boardsweep's)
     "workers": Field(
@@ -132,21 +140,20 @@ _BATCH = {  # the keys every batch system takes (dask-jobqueue's own, and boards
     ),
     "cores": Field(
         Integer(1, 1024),
-        doc="cores each worker job asks for, and its worker's threads; 1 unless set",
+        default=1,
+        doc="cores each worker job asks for, and its worker's threads",
     ),
-    "memory": Field(_MEMORY, doc='memory each worker job asks for; "2GB" unless set'),
+    "memory": Field(_MEMORY, default="2GB", doc="memory each worker job asks for"),
     "job_name": Field(
         _SLURM_STRING,
-        doc=f"the worker jobs' name in the batch system's queue; {WORKER_JOB_NAME} unless set",
+        default=WORKER_JOB_NAME,
+        doc="the worker jobs' name in the batch system's queue",
     ),
     "job_extra_directives": Field(
         _STRINGS,
+        default=(),
         doc="more options for the worker job script's header, one a string "
         '(`["--qos=low"]` on Slurm)',
-    ),
-    "job_extra": Field(
-        _STRINGS,
-        doc="the name dask-jobqueue gave `job_extra_directives` before 0.8: both are added",
     ),
     "job_script_prologue": Field(
         _STRINGS,
@@ -166,14 +173,14 @@ _BATCH = {  # the keys every batch system takes (dask-jobqueue's own, and boards
         _SLURM_STRING,
         doc="the network interface the scheduler and the workers use (`ib0`)",
     ),
-    "dashboard_address": Field(_SLURM_STRING, doc=_DASHBOARD),
+    "dashboard_address": Field(_SLURM_STRING, default=DASHBOARD, doc=_DASHBOARD),
     "timeout": Field(
         _SECONDS,
-        doc="seconds to wait for the first worker job to start and connect; "
-        f"{BATCH_TIMEOUT:g} unless set",
+        default=BATCH_TIMEOUT,
+        doc="seconds to wait for the first worker job to start and connect",
     ),
     "allowed_failures": _ALLOWED_FAILURES,
-    "security": _SECURITY,
+    "security": SECURITY,
     **_COMMON,
 }
 _WALLTIME = Field(
@@ -198,19 +205,20 @@ CLUSTER_KINDS: dict[str, Record] = {
                 "and small work runs in the `boardsweep` process with no cluster started",
             ),
             "threads_per_worker": Field(
-                Integer(1, 1024), doc="threads of each worker process; 1 unless set"
+                Integer(1, 1024), default=1, doc="threads of each worker process"
             ),
             "memory_limit": Field(
                 _MEMORY,
-                doc='memory each worker process may use; "auto" (the default) shares the '
-                "machine's memory among them",
+                default="auto",
+                doc='memory each worker process may use; "auto" shares the machine\'s memory '
+                "among them",
             ),
-            "dashboard_address": Field(Text(what="an address"), doc=_DASHBOARD),
+            "dashboard_address": Field(Text(what="an address"), default=DASHBOARD, doc=_DASHBOARD),
             "allowed_failures": _ALLOWED_FAILURES,
             "profile": Field(
                 Flag(),
-                doc="Dask's sampling profiler in the workers (the dashboard's "
-                "Profile page); off by default",
+                default=False,
+                doc="Dask's sampling profiler in the workers (the dashboard's Profile page)",
             ),
             **_COMMON,
         },
@@ -357,10 +365,17 @@ JOB_KEYS = tuple(JOB_FIELDS)
 
 @dataclass(frozen=True)
 class ClusterSpec:
-    """Where tasks run: ``kind`` (a key of :data:`CLUSTER_KINDS`) and its checked options."""
+    """Where tasks run: ``kind`` (a key of :data:`CLUSTER_KINDS`) and its checked options,
+    which hold the defaults of that kind's fields for the keys not given (a spec made here,
+    not read from a config, has them too)."""
 
     kind: str = CLUSTER_KIND.default
     options: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        fields = CLUSTER_KINDS[self.kind].fields
+        defaults = {k: f.default for k, f in fields.items() if f.default is not None}
+        object.__setattr__(self, "options", {**defaults, **self.options})
 
 
 @dataclass
@@ -370,7 +385,6 @@ class Job:
     name: str
     problem: Problem
     params: dict
-    line: int | None = None
     source: InputSet | None = None
     only: tuple[str, ...] | None = None  # the tables to write instead of the problem's outputs
     verify: float | None = None  # the job's `verify:` share (None: the cluster's default)
@@ -407,7 +421,6 @@ class Job:
 class Config:
     """A whole config file, checked: where results go, where state lives, cluster, jobs."""
 
-    path: str
     output: Path
     state: Path
     cluster: ClusterSpec
@@ -481,14 +494,7 @@ class _Lines:
 
 
 def _read_text(path: str) -> str:
-    regular_file(path)
-    if Path(path).is_dir():
-        raise InputError("cannot read config: it is a folder, expected a YAML file", path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read config: {exc.strerror}", path) from None
-    return decode_text(data, path, "a YAML config")
+    return decode_text(read_file(path, "a YAML config"), path, "a YAML config")
 
 
 # ----------------------------------------------------------------------------- jobs
@@ -529,7 +535,7 @@ def make_job(problem: Problem | str, name: str, raw: Mapping, ctx: Context, key:
             try:
                 problem.exhaustive.check(value)
             except ParamError as exc:
-                raise ParamError(exc.message, (*key, problem.set_key, "all", *exc.key)) from None
+                raise exc.under(*key, problem.set_key, "all") from None
         else:  # generated: each group's shape must fit a worker's memory
             for group in problem.points(params, problem.set_table.name):
                 columns = {c: np.array([group.params[c]]) for c in problem.cost_columns}
@@ -539,17 +545,18 @@ def make_job(problem: Problem | str, name: str, raw: Mapping, ctx: Context, key:
     return Job(name, problem, params, source=source)
 
 
-def _check_name(raw: Mapping, key: tuple) -> str:
+def _check_name(raw: Mapping) -> str:
+    """A job mapping's ``name``, checked (key paths relative to the job)."""
     if "name" not in raw:
-        raise ParamError("missing key 'name'", key)
+        raise ParamError("missing key 'name'")
     name = raw["name"]
     if isinstance(name, str) and name.endswith(".parquet"):
         raise ParamError(
             "a job name may not end in .parquet (its folder would look like a "
             "table to Parquet readers)",
-            (*key, "name"),
+            ("name",),
         )
-    return JOB_NAME.check(name, (*key, "name"))
+    return JOB_NAME.check(name, ("name",))
 
 
 def _dask_tls(name: str) -> str | None:
@@ -568,7 +575,7 @@ def check_security(kind: str, options: dict, key: tuple, address: str | None = N
       of them and Dask's own ``distributed.comm.tls`` settings; the message names what is
       missing.
     """
-    security = options.get("security", "tls")
+    security = options["security"]
     given = {name: options.get(name) for name, _ in TLS_FILES}
     if any(given.values()) and not all(given.values()):
         missing = [name for name, value in given.items() if not value]
@@ -651,14 +658,16 @@ def _plain_mapping(value: Any) -> Any:
 
 
 def _config(lines: _Lines, path: str, base: str, select: tuple[str, ...]) -> Config:
-    """The config read into ``lines``, checked; ``base``: the folder its paths are under."""
+    """The config read into ``lines``, checked; ``base``: the folder its paths are under.
+
+    The cluster and each job are checked with key paths relative to themselves, as their
+    messages name keys after their label (``jobs[0] (q): 'n': ...``); the line is that of the
+    whole path, the error put :meth:`~ParamError.under` the part's own key."""
     raw = lines.data
     ctx = Context(base)
 
-    def fail(exc: ParamError, prefix: str = "") -> InputError:
-        where = key_text(exc.key)
-        message = f"{prefix}{exc}" if where else f"{prefix}{exc.message}"
-        return InputError(message, path, lines.line(exc.key))
+    def fail(exc: ParamError, label: str = "", *under: str | int) -> InputError:
+        return InputError(f"{label}{exc}", path, lines.line(exc.under(*under).key))
 
     if raw is None:
         raise InputError(f"empty config: expected {TOP.what}", path)
@@ -671,61 +680,55 @@ def _config(lines: _Lines, path: str, base: str, select: tuple[str, ...]) -> Con
     except ParamError as exc:
         raise fail(exc) from None
     try:
-        cluster = cluster_spec(raw.get("cluster"), ctx)
+        cluster = cluster_spec(raw.get("cluster"), ctx, ())
     except ParamError as exc:
-        inner = ParamError(exc.message, exc.key[1:])
-        raise InputError(
-            f"{_cluster_label(raw.get('cluster'))}: {inner}", path, lines.line(exc.key)
-        ) from None
+        raise fail(exc, f"{_cluster_label(raw.get('cluster'))}: ", "cluster") from None
     jobs: list[Job] = []
     seen: dict[str, int] = {}
     for i, job_raw in enumerate(jobs_raw):
         label = _job_label(i, job_raw)
-        key = ("jobs", i)
         try:
             if not isinstance(job_raw, Mapping):
-                raise ParamError("expected a mapping with 'name' and 'problem'", key)
-            name = _check_name(job_raw, key)
+                raise ParamError("expected a mapping with 'name' and 'problem'")
+            name = _check_name(job_raw)
             if "problem" not in job_raw:
-                raise ParamError("missing key 'problem'", key)
+                raise ParamError("missing key 'problem'")
             if name in seen:
                 raise ParamError(
-                    f"duplicate job name '{name}' (also jobs[{seen[name]}])", (*key, "name")
+                    f"duplicate job name '{name}' (also jobs[{seen[name]}])", ("name",)
                 )
             seen[name] = i
             try:
                 problem = solvers.get(job_raw["problem"])
             except ParamError as exc:
-                raise ParamError(exc.message, (*key, "problem")) from None
+                raise exc.under("problem") from None
             own = {k: v for k, v in job_raw.items() if k not in JOB_KEYS}
             verify = (
-                VERIFY.validator.check(job_raw["verify"], (*key, "verify"), ctx)
+                VERIFY.validator.check(job_raw["verify"], ("verify",), ctx)
                 if "verify" in job_raw
                 else None
             )
             if select and name not in select:
-                problem.check_params(own, key, ctx)
+                problem.check_params(own, (), ctx)
                 job = Job(name, problem, {})
             else:
-                job = make_job(problem, name, own, ctx, key)
+                job = make_job(problem, name, own, ctx)
             job.verify = verify
         except ParamError as exc:
-            inner = ParamError(exc.message, exc.key[2:])
-            raise InputError(f"{label}: {inner}", path, lines.line(exc.key)) from None
+            raise fail(exc, f"{label}: ", "jobs", i) from None
         except InputError as exc:  # a set file: at a line of its own, or named at the job's
             if exc.line is not None or not isinstance(problem, InstanceProblem):
                 raise
-            where = (*key, problem.set_key, next(iter(own[problem.set_key])))
+            where = (problem.set_key, next(iter(own[problem.set_key])))
             raise InputError(
-                f"{label}: '{key_text(where[2:])}': {exc}", path, lines.line(where)
+                f"{label}: '{key_text(where)}': {exc}", path, lines.line(("jobs", i, *where))
             ) from None
-        job.line = lines.line(key)
         jobs.append(job)
     output = Path(ctx.base) / Path(top["output"]).expanduser()  # ~ as for sets; TOP's default
     state = state_folder(
         output, top.get("state") and str(Path(ctx.base) / Path(top["state"]).expanduser())
     )
-    return Config(path, output, state, cluster, jobs)
+    return Config(output, state, cluster, jobs)
 
 
 def _cluster_label(raw: Any) -> str:
@@ -747,9 +750,13 @@ def verify_share(job: Job, spec: ClusterSpec, override: float | None = None) -> 
 
 
 def task_seconds(spec: ClusterSpec, override: float | None = None) -> float:
-    """The target task duration: the command line's, the cluster's, or the kind's default."""
+    """The target task duration: the command line's (or the API's, checked here in the range
+    of :data:`TASK_SECONDS`), the cluster's, or the kind's default."""
     if override is not None:
-        return float(override)
+        try:
+            return TASK_SECONDS.validator.check(override, ("task_seconds",))
+        except ParamError as exc:
+            raise InputError(str(exc)) from None
     if "task_seconds" in spec.options:
         return float(spec.options["task_seconds"])
     return TASK_SECONDS_DEFAULTS.get(spec.kind, TASK_SECONDS_OFF_HOST)

@@ -41,6 +41,8 @@ __all__ = [
     "writable_folder",
     "no_space",
     "regular_file",
+    "read_file",
+    "is_parquet",
     "BATCH_ROWS",
 ]
 
@@ -160,6 +162,31 @@ def regular_file(path: str | Path) -> None:
         )
 
 
+def read_file(path: str | Path, what: str, most: int = -1) -> bytes:
+    """The bytes of the file ``path`` (only its first ``most`` when given), or the one
+    :class:`InputError` of an input file that cannot be read: a folder (``what`` says what was
+    expected there, ``a YAML config``), not a regular file, or unreadable (the system's
+    reason)."""
+    path = str(path)
+    if os.path.isdir(path):
+        raise InputError(f"is a folder: expected {what}", path)
+    regular_file(path)
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(most)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path) from None
+
+
+PARQUET_MAGIC = b"PAR1"  # the first (and last) four bytes of every Parquet file
+
+
+def is_parquet(data: bytes) -> bool:
+    """Whether ``data`` starts as a Parquet file does (its magic number): the one sniff that
+    tells a Parquet set from seed-format text, and a Parquet payload from Arrow IPC."""
+    return data[: len(PARQUET_MAGIC)] == PARQUET_MAGIC
+
+
 def open_parquet(path: str | Path, what: str = "Parquet file") -> pq.ParquetFile:
     """A Parquet file opened for reading; :class:`InputError` if it is missing or not one."""
     regular_file(path)
@@ -255,7 +282,7 @@ def to_payload(table: pa.Table) -> bytes:
 
 def from_payload(data: bytes) -> pa.Table:
     """The table of :func:`to_payload` bytes, told apart by Parquet's magic number."""
-    if data[:4] == b"PAR1":
+    if is_parquet(data):
         return pq.read_table(pa.BufferReader(data))
     return ipc.open_stream(pa.py_buffer(data)).read_all()
 

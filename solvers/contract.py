@@ -16,7 +16,9 @@ and ``problem``), used alike by config files, the command line and Parquet sets;
 sources and of every module they import inside ``solvers`` or their own package, computed,
 never typed in (:mod:`solvers.identity`); results are keyed by it, so results of edited code
 are never reused;
-``solve`` (:class:`SolveCommand`) and ``judge`` (:class:`Judge`): the command line's view;
+``solve`` (:class:`SolveCommand`: a count problem's ``boardsweep solve``; an instance
+problem's is read from its set and ``options``) and ``judge`` (:class:`Judge`): the command
+line's view;
 ``report``: summary tables and figures over the published tables (:class:`Report`);
 ``crosscheck`` (optional): a second, independent method for ``boardsweep verify``
 (:class:`Crosscheck`).
@@ -473,7 +475,7 @@ class InstanceProblem(Problem):
     each a function of the group's params and its index alone (a group's params include
     its ``cost_columns``, e.g. rows and cols).  ``check_set(rows)`` checks a
     set's rows beyond their column types (``ParamError`` naming the instance);
-    ``solve(rows, options)`` answers them as rows of ``result``; ``costs(columns, options)``
+    ``solve_rows(rows, options)`` answers them as rows of ``result``; ``costs(columns, options)``
     estimates seconds per instance from the ``cost_columns`` of the set, and
     ``memory(columns, options)`` bounds the bytes one instance needs to generate and solve
     (an instance over a worker's share of memory is refused before anything is allocated).
@@ -481,7 +483,8 @@ class InstanceProblem(Problem):
     each group's instances from 0), so a set of several groups reads back as it was written.
 
     The job's params are ``{<set_key>: {ingest: FILE} | {parquet: FILE} | {generate: {...}},
-    **options}`` (``options``: the problem's own keys, e.g. ``counts``).  A problem with
+    **options}`` (``options``: the problem's own keys, e.g. ``counts``; its ``check_all``
+    checks them together, in a job as on the command line).  A problem with
     ``exhaustive`` (:class:`Exhaustive`) also takes ``{<set_key>: {all: {...}}}``: every
     instance of a shape, searched as a count problem into ``exhaustive.table``.  A problem
     with a ``summary`` table (a ``sum`` table) also takes ``keep: summary`` (the option
@@ -535,11 +538,13 @@ class InstanceProblem(Problem):
                 doc=f"{self.set_key}: a row of {self.result.name} per instance; "
                 f"summary: the histograms of {self.summary.name} per group",
             )
-            object.__setattr__(
-                self, "options", Record({**self.options.fields, "keep": keep}, self.options.what)
+            options = Record(
+                {**self.options.fields, "keep": keep}, self.options.what, self.options.check_all
             )
+            object.__setattr__(self, "options", options)
         fields.update(self.options.fields)
-        object.__setattr__(self, "params", Record(fields, f"an {self.name} job"))
+        params = Record(fields, f"an {self.name} job", self.options.check_all)
+        object.__setattr__(self, "params", params)
         tables = (self.result, self.set_table)
         if self.exhaustive is not None:
             tables += (self.exhaustive.table,)

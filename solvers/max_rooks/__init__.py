@@ -389,6 +389,17 @@ def count_words(options: Mapping) -> int:
     return int(options.get("count_mib") or COUNT_MIB) * (1 << 20) // 16
 
 
+def _check_options(options: dict, key: tuple) -> dict:
+    """Refuse ``count_mib`` without ``counts``: it caps counting, and would only change the
+    job's task keys."""
+    if "count_mib" in options and not options["counts"]:
+        raise ParamError(
+            "applies only with counts: true (--counts), whose memory per board it caps",
+            (*key, "count_mib"),
+        )
+    return options
+
+
 def _memory(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
     """Peak bytes to generate and solve each board (a bound, not a measurement)."""
     cells = np.asarray(columns["rows"], np.float64) * np.asarray(columns["cols"], np.float64)
@@ -614,10 +625,11 @@ PROBLEM = InstanceProblem(
                 Integer(1, 1 << 30),
                 doc="memory (MiB) counting one "
                 f"board may take (default {COUNT_MIB}); a board that "
-                "needs more gets count_status too_large",
+                "needs more gets count_status too_large; only with counts",
             ),
         },
         "max_rooks options",
+        _check_options,
     ),
     generate_params=Record(
         {

@@ -30,8 +30,9 @@ its own units (:func:`unit_prefixes`): it sorts their numbers and walks the cons
 inner rows to depth d in order, storing those and counting the rest (the last row's columns at
 once), never all P of them: for n = 27, P at depth 3 is 180,103,175, and the walk is still quick
 (``benchmarks/plan_q27.py``; figures on the speed page, docs/speed.md).
-The contract's :func:`prefixes` and :func:`count` stay those of the symmetric row-by-row search
-(:mod:`.tree`): they are first-row choices, not the counts table's units.
+:func:`prefixes` and :func:`count` are the symmetric row-by-row search (:mod:`.tree`), whose
+prefixes are first-row choices, not the counts table's units: :func:`crosscheck` counts with
+it, a second method, and no task runs it.
 
 ``solutions``: the valid placements of the first d rows (plain search, no symmetry) in
 lexicographic order, d = 0 below n = 8, 1 below 12, 2 below 15, else 3
@@ -637,18 +638,15 @@ def _warm_units() -> None:
     count_units(8, 0, unit_plan(8)[1])
 
 
-def _warm_tree() -> None:
-    """The tree search of the contract's prefixes."""
-    count({"n": 8}, prefixes({"n": 8}, 2))
-
-
 def _warm_solutions() -> None:
     """The kernels that list every solution."""
     solution_units(8, 0, 2)
     completions(6, [1])
 
 
-WARM_STEPS = (_warm_total, _warm_units, _warm_tree, _warm_solutions)
+# the row search of prefixes() and count() is not warmed: no task runs it (crosscheck does,
+# in the process that verifies)
+WARM_STEPS = (_warm_total, _warm_units, _warm_solutions)
 
 
 def warm_up() -> None:

@@ -102,6 +102,14 @@ def test_bad_input_raises_with_the_command_lines_text(tmp_path, monkeypatch):
         boardsweep.solve("nqueens", "x.txt")
     with pytest.raises(InputError, match="no such results folder"):
         boardsweep.load("nowhere")
+    one = {"jobs": [{"name": "q", "problem": "nqueens", "n": 4}]}
+    for call in (boardsweep.run, boardsweep.plan):  # the range of task_seconds and --task-seconds
+        with pytest.raises(
+            InputError,
+            match=r"^'task_seconds': 0.001 is out of range: expected "
+            r"0.01 <= task_seconds <= 86400$",
+        ):
+            call(one, task_seconds=0.001)
     assert list(tmp_path.iterdir()) == []  # nothing written
 
 

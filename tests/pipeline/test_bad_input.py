@@ -70,18 +70,19 @@ SEED = "an integer (0 <= value <= 9223372036854775807)"
 BOARD_TEXT = "max_rooks seed-format text"
 FOLDER_IN_THE_WAY = "cannot write here: {tmp}/f is a file, not a folder"
 SLURM_KEYS = (
-    "account, allowed_failures, cores, dashboard_address, interface, job_extra, "
+    "account, allowed_failures, cores, dashboard_address, interface, "
     "job_extra_directives, job_name, job_script_prologue, local_directory, "
     "log_directory, memory, queue, security, task_seconds, timeout, walltime, "
     "workers"
 )
 PBS_KEYS = SLURM_KEYS.replace("queue, security", "queue, resource_spec, security")
 HTCONDOR_KEYS = (
-    "allowed_failures, cores, dashboard_address, disk, interface, job_extra, "
+    "allowed_failures, cores, dashboard_address, disk, interface, "
     "job_extra_directives, job_name, job_script_prologue, local_directory, "
     "log_directory, memory, security, task_seconds, timeout, workers"
 )
 REPEATED = "is listed twice: each value may appear once"
+COUNT_MIB_ALONE = "applies only with counts: true (--counts), whose memory per board it caps"
 
 
 # ----------------------------------------------------------------------------- row makers
@@ -308,7 +309,7 @@ CASES = {
         "# nothing yet\n\n", at(None, f"empty config: expected {TOP}")
     ),
     "config-missing": row(
-        {}, ("run", "{tmp}/c.yaml"), None, at(None, "cannot read config: No such file or directory")
+        {}, ("run", "{tmp}/c.yaml"), None, at(None, "cannot read: No such file or directory")
     ),
     "config-is-a-folder": row(
         {"d/c.yaml": JOB},
@@ -637,6 +638,38 @@ CASES = {
         "    count_mib: 1GB\n    boards: {ingest: b.txt}\n",
         5,
         "'count_mib': expected an integer (1 <= value <= 1073741824), not '1GB'",
+        name="w",
+    ),
+    "count-mib-without-counts": job(  # it caps counting: alone it would only change task keys
+        "max_rooks",
+        "    boards: {ingest: b.txt}\n    count_mib: 64\n",
+        6,
+        f"'count_mib': {COUNT_MIB_ALONE}",
+        name="w",
+    ),
+    "count-mib-with-counts-false": job(
+        "max_rooks",
+        "    boards: {ingest: b.txt}\n    counts: false\n    count_mib: 64\n",
+        7,
+        f"'count_mib': {COUNT_MIB_ALONE}",
+        name="w",
+    ),
+    "solve-count-mib-without-counts": command(
+        "solve",
+        "max_rooks",
+        "{tmp}/b.txt",
+        "-o",
+        "{tmp}/out.parquet",
+        "--count-mib",
+        "64",
+        files={"b.txt": "1\n.\n0\n"},
+        line=f"{ERROR}solve max_rooks: --count-mib: {COUNT_MIB_ALONE}",
+    ),
+    "generate-job-count-mib-without-counts": job(
+        "max_rooks",
+        "    boards: {generate: {n: 4, density: 0.3, count: 2, seed: 1}}\n    count_mib: 64\n",
+        6,
+        f"'count_mib': {COUNT_MIB_ALONE}",
         name="w",
     ),
     "solve-count-mib-negative": command(
@@ -993,9 +1026,12 @@ CASES = {
     "slurm-job-extra-directives": cluster_key(
         "slurm", "job_extra_directives", "x", "expected a list of strings, not 'x'"
     ),
-    "slurm-job-extra": config(
-        "cluster:\n  kind: slurm\n  job_extra: [1]\n" + JOB,
-        at(4, "cluster (kind slurm): 'job_extra[0]': expected a string, not 1"),
+    "slurm-job-extra-directive-not-a-string": config(
+        "cluster:\n  kind: slurm\n  job_extra_directives: [1]\n" + JOB,
+        at(4, "cluster (kind slurm): 'job_extra_directives[0]': expected a string, not 1"),
+    ),
+    "slurm-job-extra": cluster_key(  # dask-jobqueue's name before 0.8: no longer an alias
+        "slurm", "job_extra", "[--qos=low]", f"unknown key: expected one of {SLURM_KEYS}"
     ),
     "slurm-job-script-prologue": cluster_key(
         "slurm", "job_script_prologue", "5", "expected a list of strings, not 5"
@@ -1145,6 +1181,12 @@ CASES = {
         f"{ERROR}{{tmp}}/out/q: exists but is not a boardsweep job folder (no "
         "_boardsweep/manifest.json): move it away or choose another --output",
         files={"out/q/notes.txt": "mine\n"},
+    ),
+    "run-job-folder-of-an-old-layout": config(  # manifest.json at the top: refused, not moved
+        JOB,
+        f"{ERROR}{{tmp}}/out/q: exists but is not a boardsweep job folder (no "
+        "_boardsweep/manifest.json): move it away or choose another --output",
+        files={"out/q/manifest.json": "{}\n", "out/q/fragments/0.parquet": "x\n"},
     ),
     "run-job-folder-is-a-file": config(
         JOB,

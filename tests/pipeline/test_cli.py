@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
+import click
 import pyarrow.parquet as pq
 
+from boardsweep.pipeline import spec
+from boardsweep.pipeline.cli import cli
 from tests.conftest import ROOT, boardsweep
 
 
@@ -103,3 +109,32 @@ def test_solve_writes_every_solution(tmp_path):
     table = pq.read_table(out)
     rows = table.column("solution").to_pylist()
     assert len(rows) == 352 and rows == sorted(rows)
+
+
+def test_option_ranges_and_choices_are_the_schemas():
+    """``--workers``, ``--task-seconds``, ``--verify`` and ``--security`` take their bounds and
+    choices from the config keys' fields, read only when click needs them."""
+    fields = {
+        "workers": spec.CLUSTER_KINDS["local"].fields["workers"],
+        "task_seconds": spec.TASK_SECONDS,
+        "verify": spec.VERIFY,
+        "security": spec.SECURITY,
+    }
+    seen = set()
+    for name in ("run", "plan"):
+        for param in cli.commands[name].params:
+            if param.name not in fields or (name, param.name) == ("plan", "workers"):
+                continue  # plan --workers: workers to plan for, not a local cluster's
+            seen.add(param.name)
+            validator = fields[param.name].validator
+            if isinstance(param.type, click.Choice):
+                assert tuple(param.type.choices) == validator.values
+            else:
+                assert (param.type.min, param.type.max) == (validator.lo, validator.hi), name
+    assert seen == set(fields)
+    code = (
+        "import sys; from boardsweep.pipeline.cli import cli; "
+        "print([m for m in ('boardsweep.pipeline.spec', 'numpy') if m in sys.modules])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout == "[]\n", done.stdout  # the fields are read when click needs them

@@ -46,6 +46,8 @@ from boardsweep.pipeline.tables import read_parquet
 from tests.conftest import BOARDSWEEP, ROOT, records_stored, run_env
 from tests.pipeline.tls import dask_flags, write_tls
 
+pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
+
 REQUIRED = os.environ.get("BOARDSWEEP_REQUIRE_NETNS") == "1"
 NET = "10.231.0"  # exists only inside the test's namespaces
 SCHEDULER = f"tls://{NET}.1:8786"
@@ -97,8 +99,6 @@ QUERY = """\
 import json, sys
 from distributed import Client
 from distributed.security import Security
-
-pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
 
 address, ca, cert, key, host = sys.argv[1:6]
 security = Security(tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key,

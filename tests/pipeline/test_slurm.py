@@ -467,7 +467,7 @@ def test_slurm_settings_for_dask_jobqueue():
             "workers": 4,
             "walltime": "01:00:00",
             "queue": "batch",
-            "job_extra": ["--qos=low"],
+            "job_extra_directives": ["--qos=low"],
             "job_script_prologue": ["module load gcc"],
             "dashboard_address": ":0",
             "timeout": 30,
@@ -493,7 +493,6 @@ def test_slurm_settings_for_dask_jobqueue():
         not {
             "workers",
             "timeout",
-            "job_extra",
             "dashboard_address",
             "allowed_failures",
             "task_seconds",
@@ -501,7 +500,8 @@ def test_slurm_settings_for_dask_jobqueue():
         & settings.keys()
     )
     # no walltime: no --time line, so the partition's default applies, not dask-jobqueue's 30 min
-    assert slurm_settings({})["job_directives_skip"] == ["#SBATCH -t "]
+    unset = cluster_spec({"kind": "slurm"}, Context()).options
+    assert slurm_settings(unset)["job_directives_skip"] == ["#SBATCH -t "]
     # every key pipeline.spec allows for each batch kind has a rule here
     for kind, batch in BATCH.items():
         assert set(CLUSTER_KINDS[kind].fields) == set(JOBQUEUE_KEYS) | OWN_KEYS | set(batch.own), (
@@ -521,8 +521,7 @@ def test_slurm_job_script_from_a_checked_config(tmp_path):
             "memory": "3GB",
             "queue": "batch",
             "account": "proj",
-            "job_extra_directives": ["--qos=low"],
-            "job_extra": ["--constraint=avx2"],
+            "job_extra_directives": ["--qos=low", "--constraint=avx2"],
             "task_seconds": 60,
             "allowed_failures": 2,
             "job_script_prologue": ["module load gcc"],
@@ -576,7 +575,17 @@ def test_slurm_config_keys(write_config):
         "jobs: [{name: q, problem: nqueens, n: 8}]\n"
     )
     options = load_config(config).cluster.options
-    assert options == {"workers": 2, "log_directory": str(config.parent / "logs")}
+    assert options == {  # the keys given, the log folder, and the other keys' defaults
+        "workers": 2,
+        "log_directory": str(config.parent / "logs"),
+        "cores": 1,
+        "memory": "2GB",
+        "job_name": "boardsweep-worker",
+        "job_extra_directives": (),
+        "dashboard_address": "127.0.0.1:8787",
+        "timeout": 600.0,
+        "security": "tls",
+    }
     assert load_config(
         write_config("cluster: {kind: slurm}\njobs: [{name: q, problem: nqueens, n: 8}]\n")
     ).cluster.options["log_directory"] == str(config.parent / "slurm-logs")

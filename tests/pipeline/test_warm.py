@@ -8,16 +8,17 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import run_env
+
+pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
 
 SCRIPT = """
 import json, logging, sys
 from distributed import Client, LocalCluster
 from boardsweep.pipeline.progress import setup_logging
 from boardsweep.pipeline.warm import warm_workers
-import pytest
-
-pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
 setup_logging(0)
 if __name__ == "__main__":
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,

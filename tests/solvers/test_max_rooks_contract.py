@@ -320,9 +320,12 @@ def test_count_memory_is_an_option_and_bounds_the_memory_estimate():
     default = P.memory(columns, {"counts": True})[0]
     assert P.memory(columns, {"counts": True, "count_mib": 1024})[0] > default + 800 * 2**20
     assert mr.count_words({"count_mib": 1}) == 2**20 // 16
-    assert P.options.check({"count_mib": 4}, ())["count_mib"] == 4
+    assert P.options.check({"counts": True, "count_mib": 4}, ())["count_mib"] == 4
     with pytest.raises(ParamError, match="out of range"):
-        P.options.check({"count_mib": 0}, ())
+        P.options.check({"counts": True, "count_mib": 0}, ())
+    with pytest.raises(ParamError, match="applies only with counts") as caught:
+        P.options.check({"count_mib": 4}, ())  # it would only change the task keys
+    assert caught.value.key == ("count_mib",)
 
 
 @pytest.mark.parametrize(
