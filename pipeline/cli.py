@@ -50,6 +50,15 @@ class _Group(click.Group):
             quiet_dask()
             stopping.report(stop)
             ctx.exit(stop.exit_code)
+        except Exception:
+            # a library that swallowed the signal's exception may fail for it in its own way
+            # (numba, stopped inside a compile, finds no compiled object): the stop, one line
+            stop = stopping.arrived()
+            if stop is None:
+                raise
+            quiet_dask()
+            stopping.report(stop)
+            ctx.exit(stop.exit_code)
 
 
 def log_error(message: str) -> None:

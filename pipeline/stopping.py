@@ -56,6 +56,27 @@ def install() -> None:
     signal.set_wakeup_fd(write, warn_on_full_buffer=False)
     threading.Thread(target=_watch, args=(read,), name="boardsweep-signals", daemon=True).start()
     atexit.register(_at_exit)  # registered first, so it runs after every library's own
+    sys.unraisablehook = _unraisable(sys.unraisablehook)
+
+
+def _unraisable(previous):
+    """Python's hook for an exception a callback could not raise, less the stop's own: when
+    the signal's :class:`Interrupted` lands in a C library's callback (llvmlite's, while
+    numba compiles), the callback drops it and Python would print its traceback; the signal
+    is recorded, and :func:`check`, :func:`arrived` or the watchdog still honour it."""
+
+    def hook(info) -> None:
+        if isinstance(info.exc_value, Interrupted | KeyboardInterrupt):
+            return
+        previous(info)
+
+    return hook
+
+
+def arrived() -> Interrupted | None:
+    """The stop that a signal asked for, if one arrived (whatever became of its exception)."""
+    signum = _state["signum"]
+    return None if signum is None else Interrupted(signum)
 
 
 def finishing() -> None:

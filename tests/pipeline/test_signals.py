@@ -172,3 +172,20 @@ def test_a_signal_while_a_kernel_runs_in_this_process_stops_it_in_seconds(tmp_pa
     _check(
         f"judge nqueens 32, {signal.Signals(signum).name}", proc.returncode, err, took, [], signum
     )
+
+
+def test_a_stop_that_a_callback_swallowed_prints_no_traceback():
+    """The signal's exception dropped by a C callback (llvmlite's, mid-compile) is not
+    printed as 'Exception ignored'; any other unraisable exception still is."""
+    from types import SimpleNamespace
+
+    from boardsweep.pipeline import stopping
+    from boardsweep.pipeline.errors import Interrupted
+
+    seen = []
+    hook = stopping._unraisable(seen.append)
+    hook(SimpleNamespace(exc_value=Interrupted(signal.SIGTERM)))
+    hook(SimpleNamespace(exc_value=KeyboardInterrupt()))
+    other = SimpleNamespace(exc_value=ValueError("x"))
+    hook(other)
+    assert seen == [other]
