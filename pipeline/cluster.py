@@ -18,6 +18,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import shlex
+import tempfile
 import time
 import warnings
 from collections.abc import Iterator
@@ -215,6 +217,40 @@ def _local_cluster(options: dict, workers: int | None):
         )
 
 
+@contextmanager
+def _workers_start_ignoring_sigint() -> Iterator[None]:
+    """While the local cluster lives, its worker processes are started with SIGINT ignored.
+
+    A terminal's Ctrl-C reaches the whole foreground group, and a worker process that is still
+    importing (about a second after Dask spawns it, before :mod:`.local_worker` runs) took it as
+    a KeyboardInterrupt and printed a traceback beside the driver's one line.  Python leaves a
+    SIGINT it inherits as ignored ignored, and a disposition of "ignore" survives ``exec``;
+    handlers and blocked masks do not (multiprocessing's spawn resets both).  So the spawn
+    goes through a two-line shell script that ignores SIGINT and execs this Python with the
+    same arguments.  Where no script can be run (a temporary folder mounted ``noexec``) the
+    workers start as before, and the preload alone covers them once it has run."""
+    from multiprocessing import spawn
+
+    if os.name != "posix":
+        yield
+        return
+    python = spawn.get_executable()
+    with tempfile.TemporaryDirectory(prefix="boardsweep-spawn-") as folder:
+        wrapper = Path(folder) / "python"
+        wrapper.write_text(
+            f"#!/bin/sh\ntrap '' INT\nexec {shlex.quote(os.fsdecode(python))} \"$@\"\n"
+        )
+        wrapper.chmod(0o700)
+        if not os.access(wrapper, os.X_OK):
+            yield
+            return
+        spawn.set_executable(str(wrapper))
+        try:
+            yield
+        finally:
+            spawn.set_executable(python)
+
+
 def _kill_local_workers_on_a_signal(kind, exc, tb) -> bool:
     """On the way out after a signal, kill this process's local worker processes before the
     cluster closes: a worker busy compiling or searching answers no close request, and a
@@ -302,6 +338,7 @@ def open_client(
             if kind == "local":  # for the cluster's life: a restarted worker reads them too
                 stack.enter_context(dask.config.set(_local_worker_settings(options)))
                 stack.enter_context(_workers_log_like_us())
+                stack.enter_context(_workers_start_ignoring_sigint())
                 client = Client(stack.enter_context(_local_cluster(options, workers)))
                 stack.push(_kill_local_workers_on_a_signal)  # runs before the cluster closes
             elif kind in BATCH_KINDS:

@@ -85,3 +85,46 @@ def test_warm_up_hashes_the_code_version_before_the_first_task():
         [sys.executable, "-c", script], check=True, capture_output=True, text=True
     ).stdout.split()
     assert out == ["0", "1"]
+
+
+def _sigint_at_start() -> str:
+    """Run in a spawned process, first thing: how it found SIGINT."""
+    import signal
+
+    return {signal.SIG_IGN: "ignored", signal.SIG_DFL: "default"}.get(
+        signal.getsignal(signal.SIGINT), "python's handler"
+    )
+
+
+def _report(queue) -> None:
+    queue.put(_sigint_at_start())
+
+
+def test_local_workers_are_spawned_with_sigint_already_ignored():
+    """A Ctrl-C while a new worker still imports must not reach it (it printed a traceback):
+    processes spawned while the local cluster lives start with SIGINT ignored, before any line
+    of theirs runs, and a spawn after the cluster closed is ordinary again."""
+    import multiprocessing
+    from multiprocessing import spawn
+
+    from boardsweep.pipeline.cluster import _workers_start_ignoring_sigint
+
+    context = multiprocessing.get_context("spawn")
+
+    def spawned() -> str:
+        queue = context.Queue()
+        process = context.Process(target=_report, args=(queue,))
+        process.start()
+        found = queue.get(timeout=60)
+        process.join(60)
+        assert process.exitcode == 0
+        return found
+
+    python = spawn.get_executable()
+    with _workers_start_ignoring_sigint():
+        assert spawned() == "ignored"
+    assert spawn.get_executable() == python
+    assert spawned() == "python's handler"
+    with open_client(_local()) as client:
+        # and the workers of a real local cluster ignore it (the preload agrees)
+        assert set(client.run(_sigint_at_start).values()) == {"ignored"}
