@@ -253,13 +253,19 @@ def _module_path(name: str) -> Path | None:
     return None
 
 
+KERNELS = "boardsweep.solvers"  # the package whose imports a digest follows
+
+
 def timed_sources(entries: Sequence[str]) -> dict[str, Path]:
     """``{name: file}`` of every source ``entries`` stand for: a path (from the repository
     root, e.g. ``benchmarks/nqueens.py`` or a C baseline) is itself; a module (e.g.
     ``boardsweep.solvers.nqueens``) is its file and every module it imports, at any depth,
-    inside ``boardsweep`` or its own top-level package (presentation modules left out, as
-    :mod:`boardsweep.solvers.identity` leaves them out of a problem's version).  Raises
-    :class:`FileNotFoundError` for an entry that names nothing."""
+    inside the kernel code (``boardsweep.solvers``) or its own top-level package outside
+    ``boardsweep`` (presentation modules left out, as :mod:`boardsweep.solvers.identity` leaves
+    them out of a problem's version).  A pipeline module counts where a benchmark names it, and
+    not because a timed module imports it: the figures follow the kernels and the modules a
+    benchmark is about, and an edit to the plumbing elsewhere does not make every pipeline
+    benchmark stale.  Raises :class:`FileNotFoundError` for an entry that names nothing."""
     from boardsweep.solvers import identity
 
     found: dict[str, Path] = {}
@@ -274,11 +280,21 @@ def timed_sources(entries: Sequence[str]) -> dict[str, Path]:
             raise FileNotFoundError(f"{entry}: no such module")
         else:
             todo.append(entry)
-    tops = {"boardsweep"} | {entry.split(".")[0] for entry in todo}
+    named = set(todo)
+    tops = {entry.split(".")[0] for entry in todo} - {"boardsweep"}
+
+    def followed(name: str) -> bool:
+        return (
+            name in named
+            or name.split(".")[0] in tops
+            or name == KERNELS
+            or name.startswith(f"{KERNELS}.")
+        )
+
     seen: set[str] = set()
     while todo:
         name = todo.pop()
-        if name in seen or name.split(".")[0] not in tops:
+        if name in seen or not followed(name):
             continue
         seen.add(name)
         path = _module_path(name)
