@@ -24,9 +24,10 @@ inner rows top to bottom), each a canonical constellation and the columns of its
 rows, at a depth d fixed by n alone (:func:`unit_plan`): the smallest depth with at least
 ``max(1024, cost(n) / 0.05 s)`` units, never one with more than 3e8 (a task walks all of them
 to find its own; that walk is its fixed overhead).  Unit u is the ``(u * g) mod P``-th unit in
-the walk's order (:func:`solvers.prefixes.interleave`), so a contiguous range of units is a
-pseudo-random sample of them and ranges of equal length cost about the same.  A task lists only
-its own units (:func:`unit_prefixes`): it sorts their numbers and walks the constellations'
+the walk's order (the plan and the interleaving are :mod:`solvers.prefix_count`'s), so a
+contiguous range of units is a pseudo-random sample of them and ranges of equal length cost
+about the same.  A task lists only its own units (:func:`unit_prefixes`): it sorts their
+numbers and walks the constellations'
 inner rows to depth d in order, storing those and counting the rest (the last row's columns at
 once), never all P of them: for n = 27, P at depth 3 is 180,103,175, and the walk is still quick
 (``benchmarks/plan_q27.py``; figures on the speed page, docs/speed.md).
@@ -42,7 +43,6 @@ list the solutions in lexicographic order.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from types import ModuleType
@@ -50,6 +50,7 @@ from types import ModuleType
 import numpy as np
 import pyarrow as pa
 
+from .. import prefix_count
 from ..contract import (
     Column,
     CountProblem,
@@ -61,7 +62,8 @@ from ..contract import (
     count_arrays,
     count_columns,
 )
-from ..prefixes import CountResult, Prefixes, prefix_numbers
+from ..prefix_count import UNIT_SECONDS
+from ..prefixes import CountResult, Prefixes
 from ..schema import Field, Flag, Integer, IntegerSet, ParamError, Record
 
 __all__ = [
@@ -100,7 +102,6 @@ NODE_LIMIT = 1 << 60  # counts <= 8 * nodes, so below this every uint64 count is
 
 # the unit plan of the counts table (see the module docstring)
 MIN_UNITS = 1024  # so a task of a small job still holds dozens of interleaved prefixes
-UNIT_SECONDS = 0.05
 MAX_UNITS = 300_000_000
 _CHUNK = 1 << 18  # units whose prefixes a task holds at once (int64: 2 MiB per row of depth)
 
@@ -265,28 +266,16 @@ def _units(n: int, depth: int, cap: int) -> int:
 def _plan(n: int) -> tuple[int, int]:
     """(depth, units) of board side n (see the module docstring); quick even at n = 27
     (``benchmarks/plan_q27.py``; figures on the speed page, docs/speed.md)."""
-    target = max(MIN_UNITS, math.ceil(cost(n) / UNIT_SECONDS))
-    depth, units = 0, 1  # one unit when there is no constellation (n = 2, 3): it counts 0
-    for d in range(n + 1):
-        found = _units(n, d, MAX_UNITS)
-        if found > MAX_UNITS:
-            break
-        if found > units:  # small boards: the depth with the most units if none reaches target
-            depth, units = d, found
-        if found >= target:
-            break
-    return depth, units
+    # one unit, at depth 0, when there is no constellation (n = 2, 3): it counts 0
+    return prefix_count.plan(
+        cost(n), range(n + 1), lambda d, cap: _units(n, d, cap), MIN_UNITS, MAX_UNITS
+    )
 
 
 def unit_plan(n: int) -> tuple[int, int]:
     """``(depth, units)``: the depth (inner rows fixed below the border) of board side n and
     its number of constellation units, which are the work units of the counts table."""
     return _plan(_check_n(n))
-
-
-def _unit_range(units: int, lo: int, hi: int) -> None:
-    if not 0 <= lo <= hi <= units:
-        raise ValueError(f"unit range {lo}..{hi} is not within 0..{units}")
 
 
 def unit_prefixes(n: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
@@ -296,11 +285,11 @@ def unit_prefixes(n: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
     walk that stores only these.  With no constellation (n = 2, 3) the one unit is empty."""
     n = _check_n(n)
     depth, units = _plan(n)
-    _unit_range(units, lo, hi)
+    prefix_count.check_range(units, lo, hi)
     cons = _canonical(n)
     if cons.shape[0] == 0:
         return np.zeros((0, 4 + depth), np.int64), np.zeros(0, np.int64)
-    wanted = np.sort(prefix_numbers(units, lo, hi)).astype(np.int64)
+    wanted = prefix_count.sorted_prefix_numbers(units, lo, hi)
     out = np.empty((hi - lo, 4 + depth), np.int64)
     stabs = np.empty(hi - lo, np.int64)
     walked, kept = _constellations().select(n, cons, depth, wanted, units, out, stabs)
@@ -314,18 +303,16 @@ def count_units(n: int, lo: int, hi: int) -> tuple[int, int, int]:
     ints; summed over any partition of ``0..units`` they give (Q(n), U(n), the nodes below the
     units)."""
     n = _check_n(n)
-    _, units = _plan(n)
-    _unit_range(units, lo, hi)
-    found = classes = nodes = 0
-    for start in range(lo, hi, _CHUNK):
-        rows, stabs = unit_prefixes(n, start, min(hi, start + _CHUNK))
+
+    def count_chunk(a: int, b: int) -> tuple[int, int, int]:
+        rows, stabs = unit_prefixes(n, a, b)
         k = rows.shape[0]
         q, u, v = np.zeros(k, np.int64), np.zeros(k, np.int64), np.zeros(k, np.int64)
         _constellations().count_batch(n, rows, stabs, q, u, v)
         _check_nodes(v, "a unit", "int64")
-        found += int(q.astype(object).sum())
-        classes += int(u.astype(object).sum())
-        nodes += int(v.astype(object).sum())
+        return int(q.astype(object).sum()), int(u.astype(object).sum()), int(v.astype(object).sum())
+
+    found, classes, nodes = prefix_count.count_units(_plan(n)[1], lo, hi, _CHUNK, 3, count_chunk)
     return found, classes, nodes
 
 
@@ -393,7 +380,7 @@ def solution_units(n: int, lo: int, hi: int) -> np.ndarray:
     """The solutions below units ``lo..hi-1``, concatenated: int8 [k, n], lexicographic."""
     n = _check_n(n)
     units = solution_prefixes(n)
-    _unit_range(len(units), lo, hi)
+    prefix_count.check_range(len(units), lo, hi)
     parts = [solutions(n, tuple(p)) for p in units[lo:hi].tolist()]
     return np.concatenate(parts) if parts else np.zeros((0, n), np.int8)
 

@@ -21,9 +21,9 @@ row of the point).
 Work units: the prefixes of the point's search (:func:`.symmetry.extend`, with their orbit
 weights) at a depth fixed by the point (:func:`unit_plan`): the smallest depth with at least
 ``max(64, cost / 0.05 s)`` prefixes, never one with more than 2e6 (a task lists them all and
-keeps its own).  Unit u is prefix ``(u * g) mod P`` (:func:`solvers.prefixes.interleave`), so a
-contiguous range of units is a pseudo-random sample of the prefixes.  A ``formula`` point is
-one unit.
+keeps its own).  Unit u is prefix ``(u * g) mod P`` (the plan and the interleaving are
+:mod:`solvers.prefix_count`'s), so a contiguous range of units is a pseudo-random sample of the
+prefixes.  A ``formula`` point is one unit.
 
 The empty board (0, 0) has exactly one placement, the empty one, and is no point of a sweep
 (configs refuse M + N = 0).  ``solve queens_rooks 0 0`` and a seed input with no other line run
@@ -41,6 +41,7 @@ from types import ModuleType
 import numpy as np
 import pyarrow as pa
 
+from .. import prefix_count
 from ..contract import (
     Column,
     CountProblem,
@@ -52,7 +53,8 @@ from ..contract import (
     count_arrays,
     count_columns,
 )
-from ..prefixes import CountResult, Prefixes, prefix_numbers
+from ..prefix_count import UNIT_SECONDS
+from ..prefixes import CountResult, Prefixes
 from ..schema import Field, Integer, IntegerSet, ListOf, Pair, ParamError, Record
 from .symmetry import MAX_TOTAL, border_table, extend, items, paths
 
@@ -82,9 +84,8 @@ __all__ = [
 
 # the unit plan (see the module docstring)
 MIN_UNITS = 64
-UNIT_SECONDS = 0.05
 MAX_UNITS = 2_000_000
-_CHUNK = 1 << 14  # prefixes counted at once (the per-prefix histograms are Python ints)
+_CHUNK = 1 << 14  # units counted at once (the per-prefix histograms are Python ints)
 
 STAND_IN = (0, 1)  # the job run for the empty board: 0 queens and 1 rook, the formula
 
@@ -298,17 +299,8 @@ def free_histogram(n: int) -> list[int]:
 def _plan(n: int, queens: tuple[int, ...]) -> tuple[int, int]:
     """(depth, units) of a point (see the module docstring): quick even at n = 32."""
     params = {"n": n, "queens": queens}
-    target = max(MIN_UNITS, math.ceil(cost(params) / UNIT_SECONDS))
-    depth, units = 0, 1
-    for d in range(1, max_depth(params) + 1):
-        found = paths(n, d)
-        if found > MAX_UNITS:
-            break
-        if found > units:  # small boards: the depth with the most prefixes if none reaches target
-            depth, units = d, found
-        if found >= target:
-            break
-    return depth, units
+    depths = range(1, max_depth(params) + 1)
+    return prefix_count.plan(cost(params), depths, lambda d, cap: paths(n, d), MIN_UNITS, MAX_UNITS)
 
 
 def unit_plan(params: Mapping) -> tuple[int, int]:
@@ -330,7 +322,7 @@ def unit_prefixes(params: Mapping, lo: int, hi: int) -> Prefixes:
     """The prefixes of units ``lo..hi-1`` of a point, in the search's order (not unit order)."""
     n, queens = _point(params)
     depth, units = _plan(n, queens)
-    wanted = np.sort(prefix_numbers(units, lo, hi))
+    wanted = prefix_count.sorted_prefix_numbers(units, lo, hi)
     if depth == 0:
         return Prefixes(np.zeros((len(wanted), 0), np.int16), np.ones(len(wanted), np.int64))
     return _prefix_table(n, depth).take(wanted)
@@ -339,17 +331,20 @@ def unit_prefixes(params: Mapping, lo: int, hi: int) -> Prefixes:
 def count_units(params: Mapping, lo: int, hi: int) -> tuple[list[int], int]:
     """(exact counts, one per wanted M; nodes) below the units ``lo..hi-1`` of a point; summed
     over any partition of its units they give the point's answer."""
-    _, queens = _point(params)
-    chosen = unit_prefixes(params, lo, hi)
-    totals = [0] * len(queens)
-    nodes = 0
-    for start in range(0, len(chosen), _CHUNK):
-        part = chosen.take(slice(start, start + _CHUNK))
+    n, queens = _point(params)
+
+    def count_chunk(a: int, b: int) -> list[int]:
+        part = unit_prefixes(params, a, b)
         result = count(params, part)
         weight = part.weight.astype(object)
-        for j in range(len(queens)):
-            totals[j] += int((result.counts[:, j].astype(object) * weight).sum())
-        nodes += int(result.nodes.sum())
+        totals = [
+            int((result.counts[:, j].astype(object) * weight).sum()) for j in range(len(queens))
+        ]
+        return [*totals, int(result.nodes.sum())]
+
+    *totals, nodes = prefix_count.count_units(
+        _plan(n, queens)[1], lo, hi, _CHUNK, len(queens) + 1, count_chunk
+    )
     return totals, nodes
 
 
