@@ -57,9 +57,9 @@ import numpy as np
 import pyarrow as pa
 from numba import njit
 
-from .. import gridtext
+from .. import grid_sets
 from ..contract import Crosscheck, InstanceProblem, Judge, Point
-from ..schema import Field, Flag, Integer, IntegerSet, Number, NumberSet, ParamError, Record
+from ..schema import Field, Flag, Integer, Number, NumberSet, ParamError, Record
 from . import format as text_format
 from .count import LAYER_WORDS, MAX_SLOTS, count_batch, limbs_to_int
 from .exact import DISTRIBUTION, EXHAUSTIVE
@@ -69,8 +69,8 @@ from .report import report
 from .summary import SUMMARY, summarize
 from .tables import (
     BOARDS,
-    CELL_CHARS,
     COUNT_STATUS,
+    GRID,
     MAXIMA,
     batch_to_table,
     result_table,
@@ -421,10 +421,6 @@ def _costs(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
 def _groups(params: Mapping) -> list[Point]:
     """One point of the ``boards`` table per (rows, cols, density), sorted."""
     seed, count = params["seed"], params["count"]
-    if "rows" in params:
-        shapes = sorted((r, c) for r in params["rows"] for c in params["n"])
-    else:
-        shapes = [(n, n) for n in params["n"]]
     return [
         Point(
             BOARDS.name,
@@ -433,7 +429,7 @@ def _groups(params: Mapping) -> list[Point]:
             count * seconds_per_board(r, c),
             f"{r}x{c} density {d:g}",
         )
-        for r, c in shapes
+        for r, c in grid_sets.shapes(params)
         for d in params["density"]
     ]
 
@@ -448,33 +444,16 @@ def _generate(point: Point, lo: int, hi: int) -> pa.Table:
 def _check_set(boards: pa.Table) -> None:
     """ParamError naming the first board with a bad size, bad cells or a density outside
     0..1 (the one a generated board gives; null for others)."""
-    ids = boards.column("board_id").to_numpy()
-    rows = np.asarray(boards.column("rows").to_numpy(), dtype=np.int64)
-    cols = np.asarray(boards.column("cols").to_numpy(), dtype=np.int64)
-    cells = gridtext.codes(boards.column("cells"), CELL_CHARS, 0)
-    lengths = np.diff(cells.offsets)
-    bad = gridtext.first_bad_grid(rows, cols, lengths, rows * cols, cells.bad_row)
-    if bad is None:
-        density = boards.column("density").to_numpy(zero_copy_only=False)  # nulls: NaN
-        outside = np.flatnonzero((density < 0.0) | (density > 1.0))
-        if outside.size:
-            i = int(outside[0])
-            try:
-                _DENSITY.check(float(density[i]), ("density",))
-            except ParamError as exc:
-                raise ParamError(f"board {ids[i]}: density {exc.message}") from None
-        return
-    i, reason = bad
-    where, r, c = f"board {ids[i]}", int(rows[i]), int(cols[i])
-    if reason == gridtext.SIZE:
-        raise ParamError(f"{where}: {r} x {c} cells: rows and cols must be >= 1")
-    if reason == gridtext.LARGE:
-        raise ParamError(f"{where}: {r} x {c} has {r * c} cells: at most 2**31 - 1")
-    if reason == gridtext.LENGTH:
-        raise ParamError(f"{where}: {int(lengths[i])} cells for {r} x {c}")
-    raise ParamError(
-        f"{where}: cells may hold only '.' (open) and 'X' (wall), not {cells.bad_char!r}"
-    )
+    GRID.check(boards)
+    density = boards.column("density").to_numpy(zero_copy_only=False)  # nulls: NaN
+    outside = np.flatnonzero((density < 0.0) | (density > 1.0))
+    if outside.size:
+        i = int(outside[0])
+        try:
+            _DENSITY.check(float(density[i]), ("density",))
+        except ParamError as exc:
+            board = boards.column("board_id").to_numpy()[i]
+            raise ParamError(f"board {board}: density {exc.message}") from None
 
 
 def _solve_rows(boards: pa.Table, options: Mapping) -> pa.Table:
@@ -602,7 +581,6 @@ def _warm_count() -> None:
     solve_batch(generate(4, 0.3, 2, seed=0), counts=True)
 
 
-_SIDES = IntegerSet(1, MAX_SIDE)
 _DENSITY = Number(0.0, 1.0)
 
 PROBLEM = InstanceProblem(
@@ -633,20 +611,14 @@ PROBLEM = InstanceProblem(
     ),
     generate_params=Record(
         {
-            "n": Field(_SIDES, required=True, doc="board sides (columns; rows too unless given)"),
-            "rows": Field(_SIDES, doc="board rows: every (rows, n) pair when given"),
+            **grid_sets.side_fields("board", MAX_SIDE),
             "density": Field(
                 NumberSet(_DENSITY.lo, _DENSITY.hi),
                 required=True,
                 doc="wall densities: each cell is a wall with this probability",
             ),
-            "count": Field(
-                Integer(1, 10**12), required=True, doc="boards per (rows, n, density) group"
-            ),
-            "seed": Field(
-                Integer(0, 2**63 - 1),
-                required=True,
-                doc="random seed: a board depends on (seed, rows, n, density, index)",
+            **grid_sets.count_seed_fields(
+                "board", "(rows, n, density) group", "seed, rows, n, density, index"
             ),
         },
         "a mapping with n, density, count, seed (and rows)",

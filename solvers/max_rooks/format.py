@@ -27,8 +27,9 @@ from collections.abc import Sequence
 import numpy as np
 import pyarrow as pa
 
+from .. import grid_sets
 from ..contract import FormatError
-from .tables import BOARDS
+from .tables import BOARDS, CELL_CHARS, GRID
 
 __all__ = ["read", "write", "render_maxima", "board_to_text", "placement_to_text"]
 
@@ -37,19 +38,15 @@ _SIZE_HELP = "a size line: 'n' or 'rows cols' (integers >= 1), or '0' to end the
 
 def _size(line: str, number: int) -> tuple[int, int] | None:
     """Read a size line: (rows, cols), or None for the terminating 0."""
-    parts = line.split()
-    try:
-        values = [int(p) for p in parts]
-    except ValueError:
-        values = []
-    if len(values) not in (1, 2) or len(values) != len(parts):
+    values = grid_sets.size_numbers(line)
+    if values is None:
         raise FormatError(f"expected {_SIZE_HELP}, got {line!r}", number)
     if values == [0]:
         return None
     if min(values) < 1:
         raise FormatError(f"board size must be >= 1, got {line!r}", number)
-    rows, cols = (values[0], values[0]) if len(values) == 1 else (values[0], values[1])
-    if rows * cols >= 2**31:
+    rows, cols = grid_sets.shape(values)
+    if not grid_sets.fits(rows, cols):
         raise FormatError(f"board {rows} x {cols} is too large (at most 2**31 - 1 cells)", number)
     return rows, cols
 
@@ -58,8 +55,9 @@ def _check_row(row: str, cols: int, where: str, number: int, hint: str = "") -> 
     """A row must hold exactly ``cols`` characters, each '.' or 'X'; ``hint`` ends the error."""
     if len(row) != cols:
         raise FormatError(f"{where} has {len(row)} cells, expected {cols}{hint}", number)
-    if row.count(".") + row.count("X") != cols:
-        col, ch = next((j, ch) for j, ch in enumerate(row) if ch not in ".X")
+    outside = grid_sets.first_outside(row, CELL_CHARS)
+    if outside is not None:
+        col, ch = outside
         raise FormatError(
             f"{where}, column {col + 1}: expected '.' (open) or 'X' (wall), got {ch!r}{hint}",
             number,
@@ -70,7 +68,7 @@ def read(text: str) -> pa.Table:
     """A seed-format board file as a ``boards`` table (ids 0, 1, ... in file order, density
     null); :class:`FormatError` names the line at fault."""
     every = text.splitlines()
-    lines = [(number, line.strip()) for number, line in enumerate(every, 1) if line.strip()]
+    lines = grid_sets.numbered(every)
     last = max(len(every), 1)  # where an early end of input is reported
     sizes: list[tuple[int, int]] = []
     cells: list[str] = []
@@ -109,34 +107,14 @@ def read(text: str) -> pa.Table:
     if pos < len(lines):
         number, line = lines[pos]
         raise FormatError(f"expected nothing after the terminating '0', got {line!r}", number)
-    k = len(sizes)
-    shape = np.array(sizes, dtype=np.int32).reshape(k, 2)
-    return pa.table(
-        {
-            "board_id": pa.array(np.arange(k, dtype=np.int64)),
-            "rows": pa.array(shape[:, 0]),
-            "cols": pa.array(shape[:, 1]),
-            "density": pa.nulls(k, pa.float64()),
-            "cells": pa.array(cells, pa.string()),
-        },
-        schema=BOARDS.compute_schema(),
-    )
+    density = pa.nulls(len(sizes), pa.float64())
+    return GRID.read_table(sizes, cells, BOARDS.compute_schema(), density=density)
 
 
 def write(boards: pa.Table) -> str:
     """A ``boards`` table in the seed input format (``n`` for square boards, else
     ``rows cols``), ids dropped: reading it back numbers the boards 0, 1, ..."""
-    out = []
-    for r, c, cells in zip(
-        boards.column("rows").to_pylist(),
-        boards.column("cols").to_pylist(),
-        boards.column("cells").to_pylist(),
-        strict=True,
-    ):
-        out.append(f"{r}\n" if r == c else f"{r} {c}\n")
-        out.extend(cells[i * c : (i + 1) * c] + "\n" for i in range(r))
-    out.append("0\n")
-    return "".join(out)
+    return "".join([*GRID.text_lines(boards), "0\n"])
 
 
 def render_maxima(max_rooks: Sequence[int] | np.ndarray) -> str:

@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from ..schema import Integer, Number
+from .tables import GRID
 
 __all__ = ["generate", "group_key", "MAX_SIDE", "seconds_per_board"]
 
@@ -87,13 +88,7 @@ def generate(
     size = rows * cols
     cells = np.empty(count * size, dtype=np.uint8)
     _fill_random(cells, size, count, key, start, threshold)
-    return {
-        "board_id": np.arange(start, start + count, dtype=np.int64),
-        "rows": np.full(count, rows, dtype=np.int32),
-        "cols": np.full(count, cols, dtype=np.int32),
-        "offsets": np.arange(count + 1, dtype=np.int64) * size,
-        "cells": cells,
-    }
+    return GRID.generated(start, count, rows, cols, cells)
 
 
 def seconds_per_board(rows: int, cols: int) -> float:

@@ -14,10 +14,11 @@ import pyarrow as pa
 
 from .. import gridtext
 from ..contract import COUNT_TYPE, Column, Table, count_arrays, count_columns
-from ..schema import ParamError
+from ..grid_sets import GridSet
 
 __all__ = [
     "CELL_CHARS",
+    "GRID",
     "COUNT_STATUS",
     "BOARDS",
     "MAXIMA",
@@ -29,12 +30,21 @@ __all__ = [
 CELL_CHARS = ".X"  # cell code 0 (open) is '.', 1 (wall) is 'X'
 COUNT_STATUS = ("counted", "too_wide", "too_large")  # per board, with counts: codes 0, 1, 2
 
-_ID = Column(
-    "board_id",
-    pa.int64(),
-    "the board's id: its index within its generated group, "
-    "or as given (0, 1, ... in seed-file order)",
+# the boards to the grid-set kit, which converts and checks them
+GRID = GridSet(
+    noun="board",
+    id_name="board_id",
+    grid_name="cells",
+    chars=CELL_CHARS,
+    base=0,
+    dtype=np.uint8,
+    alphabet="'.' (open) and 'X' (wall)",
+    pad=0,
+    size_rule="rows and cols must be >= 1",
+    length_rule="{n} cells for {r} x {c}",
 )
+
+_ID = GRID.id_column()
 _ROWS = Column("rows", pa.int32(), "rows of the board", "cells")
 _COLS = Column("cols", pa.int32(), "columns of the board", "cells")
 _DENSITY = Column(
@@ -114,45 +124,17 @@ MAXIMA = Table(
 def batch_to_table(batch: Mapping[str, np.ndarray], density: float | None = None) -> pa.Table:
     """The ``boards`` table of a batch; ``density`` fills the density column (None: null)."""
     k = len(batch["rows"])
-    return pa.table(
-        {
-            "board_id": pa.array(np.asarray(batch["board_id"], dtype=np.int64)),
-            "rows": pa.array(np.asarray(batch["rows"], dtype=np.int32)),
-            "cols": pa.array(np.asarray(batch["cols"], dtype=np.int32)),
-            "density": (
-                pa.nulls(k, pa.float64())
-                if density is None
-                else pa.array(np.full(k, density, dtype=np.float64))
-            ),
-            "cells": gridtext.strings(batch["cells"], batch["offsets"], CELL_CHARS, 0),
-        },
-        schema=BOARDS.compute_schema(),
+    density_column = (
+        pa.nulls(k, pa.float64())
+        if density is None
+        else pa.array(np.full(k, density, dtype=np.float64))
     )
+    return GRID.from_batch(batch, BOARDS.compute_schema(), density=density_column)
 
 
 def table_to_batch(table: pa.Table) -> dict[str, np.ndarray]:
     """The kernels' batch of a ``boards`` table (ParamError names a board with a bad cell)."""
-    cells = gridtext.codes(table.column("cells"), CELL_CHARS, 0, np.uint8)
-    ids = _ints(table, "board_id", np.int64)
-    if cells.bad_row >= 0:
-        raise ParamError(
-            f"board {ids[cells.bad_row]}: cells may hold only '.' (open) and "
-            f"'X' (wall), not {cells.bad_char!r}"
-        )
-    return {
-        "board_id": ids,
-        "rows": _ints(table, "rows", np.int32),
-        "cols": _ints(table, "cols", np.int32),
-        "offsets": cells.offsets,
-        "cells": cells.values,
-    }
-
-
-def _ints(table: pa.Table, name: str, dtype: type) -> np.ndarray:
-    column = table.column(name)
-    if column.null_count:
-        column = column.fill_null(0)
-    return np.asarray(column.to_numpy(), dtype=dtype)
+    return GRID.to_batch(table)
 
 
 def _counts(values: np.ndarray | None, k: int) -> tuple[pa.Array, pa.Array]:
@@ -184,9 +166,7 @@ def result_table(boards: pa.Table, result: Mapping[str, np.ndarray]) -> pa.Table
     total, total_text = _counts(result.get("placements"), k)
     return pa.table(
         {
-            "board_id": boards.column("board_id").cast(pa.int64()),
-            "rows": boards.column("rows").cast(pa.int32()),
-            "cols": boards.column("cols").cast(pa.int32()),
+            **GRID.echo(boards),
             "density": density,
             "walls": pa.array(np.asarray(result["walls"], dtype=np.int32)),
             "max_rooks": pa.array(np.asarray(result["max_rooks"], dtype=np.int32)),

@@ -40,9 +40,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pyarrow as pa
 
-from .. import gridtext
+from .. import grid_sets
 from ..contract import Crosscheck, InstanceProblem, Judge, Point
-from ..schema import Choice, Field, Integer, IntegerSet, ParamError, Record
+from ..schema import Choice, Field, ParamError, Record
 from . import format as text_format
 from .clock import tick_rate
 from .generate import MIN_HARD_SIDE, generate
@@ -51,7 +51,7 @@ from .levels import LEVELS
 from .report import report
 from .state import Workspace
 from .tables import (
-    CLUE_CHARS,
+    GRID,
     PUZZLES,
     SLANT,
     STATUS_NAMES,
@@ -284,10 +284,6 @@ def _memory(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
 def _groups(params: Mapping) -> list[Point]:
     """One point of the ``puzzles`` table per (rows, cols), sorted."""
     seed, count = params["seed"], params["count"]
-    if "rows" in params:
-        shapes = sorted((r, c) for r in params["rows"] for c in params["n"])
-    else:
-        shapes = [(n, n) for n in params["n"]]
     level = params.get("difficulty")
     graded = {} if level is None else {"difficulty": level}  # absent: the points as before
     return [
@@ -298,7 +294,7 @@ def _groups(params: Mapping) -> list[Point]:
             count * generate_seconds(r, c, level),
             f"{r}x{c}" if level is None else f"{r}x{c} {level}",
         )
-        for r, c in shapes
+        for r, c in grid_sets.shapes(params)
     ]
 
 
@@ -325,33 +321,6 @@ def _check_generate(params: dict, key: tuple) -> dict:
                     (*key, name),
                 )
     return params
-
-
-def _check_set(puzzles: pa.Table) -> None:
-    """ParamError naming the first puzzle with a bad size or bad clues."""
-    ids = puzzles.column("puzzle_id").to_numpy()
-    rows = np.asarray(puzzles.column("rows").to_numpy(), dtype=np.int64)
-    cols = np.asarray(puzzles.column("cols").to_numpy(), dtype=np.int64)
-    clues = gridtext.codes(puzzles.column("clues"), CLUE_CHARS, -1, np.int8)
-    lengths = np.diff(clues.offsets)
-    expected = (rows + 1) * (cols + 1)
-    bad = gridtext.first_bad_grid(rows, cols, lengths, expected, clues.bad_row)
-    if bad is None:
-        return
-    i, reason = bad
-    where, r, c = f"puzzle {ids[i]}", int(rows[i]), int(cols[i])
-    if reason == gridtext.SIZE:
-        raise ParamError(
-            f"{where}: {r} x {c} cells: a puzzle needs at least one row and one column"
-        )
-    if reason == gridtext.LARGE:
-        raise ParamError(f"{where}: {r} x {c} has {r * c} cells: at most 2**31 - 1")
-    if reason == gridtext.LENGTH:
-        raise ParamError(
-            f"{where}: {int(lengths[i])} clue points for {r} x {c} cells "
-            f"(expected {int(expected[i])})"
-        )
-    raise ParamError(f"{where}: clues may hold only '.' and the digits 0-4, not {clues.bad_char!r}")
 
 
 def _solve_rows(puzzles: pa.Table, options: Mapping) -> pa.Table:
@@ -481,8 +450,6 @@ def _warm() -> None:
     solve_batch(pack([np.array([[1, -1], [-1, 1]], dtype=np.int8)]))
 
 
-_SIDES = IntegerSet(1, MAX_SIDE)
-
 PROBLEM = InstanceProblem(
     name="slant",
     doc="Slant (Gokigen Naname, UVa 11694): a slash in every cell, clues hold, no loop; "
@@ -495,13 +462,9 @@ PROBLEM = InstanceProblem(
     options=Record({}, "slant options"),
     generate_params=Record(
         {
-            "n": Field(_SIDES, required=True, doc="puzzle sides (columns; rows too unless given)"),
-            "rows": Field(_SIDES, doc="puzzle rows: every (rows, n) pair when given"),
-            "count": Field(Integer(1, 10**12), required=True, doc="puzzles per (rows, n) size"),
-            "seed": Field(
-                Integer(0, 2**63 - 1),
-                required=True,
-                doc="random seed: a puzzle depends on (seed, rows, n, difficulty, index)",
+            **grid_sets.side_fields("puzzle", MAX_SIDE),
+            **grid_sets.count_seed_fields(
+                "puzzle", "(rows, n) size", "seed, rows, n, difficulty, index"
             ),
             "difficulty": Field(
                 Choice(LEVELS),
@@ -515,7 +478,7 @@ PROBLEM = InstanceProblem(
     ),
     groups=_groups,
     generate=_generate,
-    check_set=_check_set,
+    check_set=GRID.check,
     solve_rows=_solve_rows,
     costs=_costs,
     memory=_memory,

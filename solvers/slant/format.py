@@ -22,20 +22,15 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
 import pyarrow as pa
 
+from .. import grid_sets
 from ..contract import FormatError
-from .tables import PUZZLES
+from .tables import CLUE_CHARS, GRID, PUZZLES
 
 __all__ = ["read", "write", "render", "game_id", "read_game_id"]
 
 _CLUES = set(".01234")
-
-
-def _lines(text: str) -> list[tuple[int, str]]:
-    """The non-blank lines of ``text``, stripped, with their 1-based line numbers."""
-    return [(k, s.strip()) for k, s in enumerate(text.splitlines(), 1) if s.strip()]
 
 
 def _count(line: tuple[int, str]) -> int:
@@ -53,12 +48,8 @@ def _count(line: tuple[int, str]) -> int:
 def _size(line: tuple[int, str], case: int) -> tuple[int, int]:
     """Parse a size line ``n`` or ``rows cols``."""
     number, s = line
-    parts = s.split()
-    try:
-        values = [int(v) for v in parts]
-    except ValueError:
-        values = []
-    if len(values) not in (1, 2) or min(values) < 1:
+    values = grid_sets.size_numbers(s)
+    if values is None or min(values) < 1:
         hint = ""
         if case > 1 and all(ch in _CLUES for ch in s):
             hint = f" (a clue row: has case {case - 1} too many rows?)"
@@ -67,8 +58,8 @@ def _size(line: tuple[int, str], case: int) -> tuple[int, int]:
             f">= 1), found '{s}'{hint}",
             number,
         )
-    rows, cols = (values[0], values[0]) if len(values) == 1 else (values[0], values[1])
-    if rows * cols >= 2**31:
+    rows, cols = grid_sets.shape(values)
+    if not grid_sets.fits(rows, cols):
         raise FormatError(
             f"case {case}: {rows} x {cols} cells is too large (at most 2**31 - 1)", number
         )
@@ -90,8 +81,9 @@ def _clue_row(line: tuple[int, str], width: int, case: int) -> str:
             f"point: 0-4 or '.'), found {len(s)} in '{s}'",
             number,
         )
-    if sum(s.count(ch) for ch in _CLUES) != width:
-        col, ch = next((j, ch) for j, ch in enumerate(s, 1) if ch not in _CLUES)
+    outside = grid_sets.first_outside(s, CLUE_CHARS)
+    if outside is not None:
+        col, ch = outside[0] + 1, outside[1]
         what = f"clue {ch} is above 4" if ch.isdigit() else f"unexpected character {ch!r}"
         raise FormatError(
             f"case {case}: {what} at column {col}: expected a digit 0-4 or '.'", number
@@ -102,7 +94,7 @@ def _clue_row(line: tuple[int, str], width: int, case: int) -> str:
 def read(text: str) -> pa.Table:
     """Seed-format text as a ``puzzles`` table (ids 0, 1, ... in file order);
     :class:`FormatError` names the line at fault."""
-    lines = _lines(text)
+    lines = grid_sets.numbered(text.splitlines())
     if not lines:
         raise FormatError("empty input: expected the number of cases T", None)
     total = _count(lines[0])
@@ -136,32 +128,13 @@ def read(text: str) -> pa.Table:
         raise FormatError(
             f"T = {total} but more input follows: expected {total} cases", lines[at][0]
         )
-    k = len(sizes)
-    shape = np.array(sizes, dtype=np.int32).reshape(k, 2)
-    return pa.table(
-        {
-            "puzzle_id": pa.array(np.arange(k, dtype=np.int64)),
-            "rows": pa.array(shape[:, 0]),
-            "cols": pa.array(shape[:, 1]),
-            "clues": pa.array(clues, pa.string()),
-        },
-        schema=PUZZLES.compute_schema(),
-    )
+    return GRID.read_table(sizes, clues, PUZZLES.compute_schema())
 
 
 def write(puzzles: pa.Table) -> str:
     """A ``puzzles`` table in the seed input format (``n`` for square grids, else
     ``rows cols``), ids dropped: reading it back numbers the puzzles 0, 1, ..."""
-    out = [f"{puzzles.num_rows}\n"]
-    for r, c, clues in zip(
-        puzzles.column("rows").to_pylist(),
-        puzzles.column("cols").to_pylist(),
-        puzzles.column("clues").to_pylist(),
-        strict=True,
-    ):
-        out.append(f"{r}\n" if r == c else f"{r} {c}\n")
-        out.extend(clues[i * (c + 1) : (i + 1) * (c + 1)] + "\n" for i in range(r + 1))
-    return "".join(out)
+    return "".join([f"{puzzles.num_rows}\n", *GRID.text_lines(puzzles)])
 
 
 def render(rows: int, cols: int, solution: str) -> str:

@@ -43,6 +43,7 @@ from .kernel import (
     search,
 )
 from .levels import EASY, HARD, LEVELS, deduce, make_scratch
+from .tables import GRID
 
 __all__ = [
     "generate",
@@ -438,10 +439,4 @@ def generate(
                 if graded:
                     break
             clues_out[j * P : (j + 1) * P] = clues
-    return {
-        "puzzle_id": np.arange(start, start + count, dtype=np.int64),
-        "rows": np.full(count, R, dtype=np.int32),
-        "cols": np.full(count, C, dtype=np.int32),
-        "offsets": np.arange(count + 1, dtype=np.int64) * P,
-        "clues": clues_out,
-    }
+    return GRID.generated(start, count, R, C, clues_out)

@@ -15,10 +15,11 @@ import pyarrow as pa
 
 from .. import gridtext
 from ..contract import Column, Table
-from ..schema import ParamError
+from ..grid_sets import GridSet
 
 __all__ = [
     "CLUE_CHARS",
+    "GRID",
     "SLASH_CHARS",
     "STATUS_NAMES",
     "PUZZLES",
@@ -32,12 +33,21 @@ CLUE_CHARS = ".01234"  # code -1 (no clue) is '.', clue d is the digit d
 SLASH_CHARS = "/\\"  # slash 0 is '/', 1 is '\'
 STATUS_NAMES = ("none", "unique", "multiple")
 
-_ID = Column(
-    "puzzle_id",
-    pa.int64(),
-    "the puzzle's id: its index within its generated group, "
-    "or as given (0, 1, ... in seed-file order)",
+# the puzzles to the grid-set kit, which converts and checks them
+GRID = GridSet(
+    noun="puzzle",
+    id_name="puzzle_id",
+    grid_name="clues",
+    chars=CLUE_CHARS,
+    base=-1,
+    dtype=np.int8,
+    alphabet="'.' and the digits 0-4",
+    pad=1,
+    size_rule="a puzzle needs at least one row and one column",
+    length_rule="{n} clue points for {r} x {c} cells (expected {e})",
 )
+
+_ID = GRID.id_column()
 _ROWS = Column("rows", pa.int32(), "rows of cells", "cells")
 _COLS = Column("cols", pa.int32(), "columns of cells", "cells")
 
@@ -85,40 +95,12 @@ SLANT = Table(
 
 def batch_to_table(batch: Mapping[str, np.ndarray]) -> pa.Table:
     """The ``puzzles`` table of a batch."""
-    return pa.table(
-        {
-            "puzzle_id": pa.array(np.asarray(batch["puzzle_id"], dtype=np.int64)),
-            "rows": pa.array(np.asarray(batch["rows"], dtype=np.int32)),
-            "cols": pa.array(np.asarray(batch["cols"], dtype=np.int32)),
-            "clues": gridtext.strings(batch["clues"], batch["offsets"], CLUE_CHARS, -1),
-        },
-        schema=PUZZLES.compute_schema(),
-    )
-
-
-def _ints(table: pa.Table, name: str, dtype: type) -> np.ndarray:
-    column = table.column(name)
-    if column.null_count:
-        column = column.fill_null(0)
-    return np.asarray(column.to_numpy(), dtype=dtype)
+    return GRID.from_batch(batch, PUZZLES.compute_schema())
 
 
 def table_to_batch(table: pa.Table) -> dict[str, np.ndarray]:
     """The solver's batch of a ``puzzles`` table (ParamError names a puzzle with a bad clue)."""
-    clues = gridtext.codes(table.column("clues"), CLUE_CHARS, -1, np.int8)
-    ids = _ints(table, "puzzle_id", np.int64)
-    if clues.bad_row >= 0:
-        raise ParamError(
-            f"puzzle {ids[clues.bad_row]}: clues may hold only '.' and the "
-            f"digits 0-4, not {clues.bad_char!r}"
-        )
-    return {
-        "puzzle_id": ids,
-        "rows": _ints(table, "rows", np.int32),
-        "cols": _ints(table, "cols", np.int32),
-        "offsets": clues.offsets,
-        "clues": clues.values,
-    }
+    return GRID.to_batch(table)
 
 
 def result_table(puzzles: pa.Table, result: Mapping[str, np.ndarray]) -> pa.Table:
@@ -128,9 +110,7 @@ def result_table(puzzles: pa.Table, result: Mapping[str, np.ndarray]) -> pa.Tabl
     status = names[np.asarray(result["status"], dtype=np.intp)]
     return pa.table(
         {
-            "puzzle_id": puzzles.column("puzzle_id").cast(pa.int64()),
-            "rows": puzzles.column("rows").cast(pa.int32()),
-            "cols": puzzles.column("cols").cast(pa.int32()),
+            **GRID.echo(puzzles),
             "status": pa.array(status, pa.string()),
             "solution": gridtext.strings(
                 result["solution"], result["solution_offsets"], SLASH_CHARS, 0
