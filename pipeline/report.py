@@ -2,9 +2,10 @@
 
 For every published job under a results folder, the job's problem (named in its manifest)
 builds titled tables and figures from the published tables (:class:`solvers.contract.Report`).
-A hook that takes a third argument also gets ``related``: the tables of the other jobs of the
-same problem in the folder, ``{job: {table: load(columns=None)}}`` (so a Monte Carlo job can
-draw an exhaustive job's exact curves).  Tables go to stdout; figures are saved as PNG files
+Every hook is called the same way, ``report(job, tables, related)``: ``related`` holds the
+tables of the other jobs of the same problem in the folder, ``{job: {table: load(columns=
+None)}}`` (so a Monte Carlo job can draw an exhaustive job's exact curves).  Tables go to
+stdout; figures are saved as PNG files
 ``<job>-<stem>.png`` and, with the tables, embedded in one self-contained ``report.html``
 (:mod:`.report_page`), all under ``<results>/_report/``, a folder whose name Parquet readers
 skip (pyarrow datasets ignore ``_``-prefixed paths; ``*/*.parquet`` globs find nothing there).
@@ -13,7 +14,6 @@ Each report replaces the previous one's PNGs, so the folder holds this report's 
 
 from __future__ import annotations
 
-import inspect
 import io
 import json
 import os
@@ -167,35 +167,18 @@ def _jobs(results: Path, damaged: list[str] | None = None):
             yield name, problem, {names[0]: _loader(path)}
 
 
-def _accepts_related(hook: Callable) -> bool:
-    """Whether a report hook takes a third argument (``related``)."""
-    try:
-        parameters = list(inspect.signature(hook).parameters.values())
-    except (TypeError, ValueError):
-        return False
-    if any(p.kind is p.VAR_POSITIONAL for p in parameters):
-        return True
-    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return len(positional) >= 3 or any(p.name == "related" for p in parameters)
-
-
 def _built(jobs: list[tuple[str, Problem, Loaders]]) -> Iterator[tuple[str, Problem, Report]]:
-    """Each job's report, its hook given the related jobs' tables when it takes them."""
+    """Each job's report, its hook given the job's tables and the related jobs' tables."""
     by_problem: dict[str, dict[str, Loaders]] = {}
     for job, problem, tables in jobs:
         by_problem.setdefault(problem.name, {})[job] = tables
     for job, problem, tables in jobs:
         if problem.report is None:
             continue
-        if _accepts_related(problem.report):
-            related = {
-                other: loaders
-                for other, loaders in by_problem[problem.name].items()
-                if other != job
-            }
-            yield job, problem, problem.report(job, tables, related)
-        else:
-            yield job, problem, problem.report(job, tables)
+        related = {
+            other: loaders for other, loaders in by_problem[problem.name].items() if other != job
+        }
+        yield job, problem, problem.report(job, tables, related)
 
 
 def _write(folder: Path, pngs: dict[str, bytes], page: str) -> None:

@@ -309,13 +309,11 @@ class Judge:
 class Report:
     """What ``boardsweep report`` shows for one job: titled tables and titled figures.
 
-    A problem's ``report`` hook makes it: ``report(job, tables)`` or, when the hook takes a
-    third argument, ``report(job, tables, related)``.  ``tables`` maps each published table
-    of the job to ``load(columns=None) -> pa.Table``; ``related`` maps every *other* job of
-    the same problem in the results folder to its own such mapping (``{job: {table: load}}``,
-    empty when there is none), so one job's figure may draw another's numbers (exact curves
-    over a Monte Carlo estimate).  Two-argument hooks keep working: the pipeline passes
-    ``related`` only to a hook that takes it.
+    A problem's ``report`` hook makes it, always called as ``report(job, tables, related)``.
+    ``tables`` maps each published table of the job to ``load(columns=None) -> pa.Table``;
+    ``related`` maps every *other* job of the same problem in the results folder to its own
+    such mapping (``{job: {table: load}}``, empty when there is none), so one job's figure may
+    draw another's numbers (exact curves over a Monte Carlo estimate).
 
     Each figure is a :class:`matplotlib.figure.Figure` with a title (a suptitle or an axes
     title), axes whose labels give their units, and a size that follows the data within
@@ -358,7 +356,7 @@ class Problem:
     tables: tuple[Table, ...]
     modules: tuple[str, ...]
     report: Callable[..., Report] | None = None
-    # report(job name, {table name: load(columns=None) -> pa.Table}[, related]) -> Report,
+    # report(job name, {table name: load(columns=None) -> pa.Table}, related) -> Report,
     # related = {other job of this problem: {table name: load}} (see Report)
     judge: Judge | None = None
     warm: Callable[[], None] | tuple[Callable[[], None], ...] | None = None

@@ -98,7 +98,7 @@ def _write(tables, params, note):
             yield f"{text}\n".encode()
 
 
-def _report(job, tables):
+def _report(job, tables, related):
     table = tables["counts"]().to_pandas()
     return Report(tables=[("n rooks", table[["n", "count_text", "nodes"]])])
 

@@ -541,10 +541,10 @@ def _write(
             yield render(n, flat.reshape(batch.num_rows, n))
 
 
-def _report(job: str, tables):
+def _report(job: str, tables, related):
     from .report import report
 
-    return report(job, tables)
+    return report(job, tables, related)
 
 
 # the second methods of `boardsweep verify` (:func:`crosscheck`)

@@ -45,7 +45,9 @@ def counts_figure(frame, job: str):
     return fig
 
 
-def report(job: str, tables: Mapping[str, Callable[..., pa.Table]]) -> Report:
+def report(
+    job: str, tables: Mapping[str, Callable[..., pa.Table]], related: Mapping = ()
+) -> Report:
     """Q(n) and U(n) per n with the search nodes and CPU time, and Q(n) on a log axis (nothing
     for a job or loose file without a counts table: solutions alone)."""
     if "counts" not in tables:

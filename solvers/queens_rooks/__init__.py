@@ -515,10 +515,10 @@ def _write(
     yield render(found[tuple(p)] for p in lines).encode()
 
 
-def _report(job: str, tables):
+def _report(job: str, tables, related):
     from .report import report
 
-    return report(job, tables)
+    return report(job, tables, related)
 
 
 CROSSCHECK_QUEENS = 2  # the permanent method places M <= 2 queens in well under a second

@@ -106,7 +106,9 @@ def triangle_figure(cells: Mapping[int, Mapping[int, int]], job: str):
     return fig
 
 
-def report(job: str, tables: Mapping[str, Callable[..., pa.Table]]) -> Report:
+def report(
+    job: str, tables: Mapping[str, Callable[..., pa.Table]], related: Mapping = ()
+) -> Report:
     """The triangle of exact counts and its figure."""
     cells = _cells(tables["counts"](columns=["n", "queens", "count_text"]))
     return Report(

@@ -122,7 +122,9 @@ def plot_status(table: pa.Table, title: str = "Slant verdicts per puzzle size") 
     return fig
 
 
-def report(job: str, tables: Mapping[str, Callable[..., pa.Table]]) -> Report:
+def report(
+    job: str, tables: Mapping[str, Callable[..., pa.Table]], related: Mapping = ()
+) -> Report:
     """The summary table and the time, status and nodes figures of a job's ``slant`` table
     (nothing for a file without one: generated puzzles alone)."""
     if "slant" not in tables:
