@@ -73,7 +73,7 @@ PROBE = {
 CONFIG = """output: out
 cluster: {kind: local, workers: 1}
 jobs:
-  - {name: q, problem: nqueens, n: 8}
+  - {name: q, problem: queens_rooks, pairs: [[9, 1]]}
   - {name: w, problem: max_rooks, boards: {generate: {n: 6, density: 0.3, count: 40, seed: 1}}}
   - {name: p, problem: probe, n: 7}
 """
@@ -132,18 +132,20 @@ def copy(tmp_path):
 def test_edits_to_a_kernel_a_generator_and_an_inlined_helper_are_all_recomputed(copy):
     run, edit = copy
     first = run()
-    assert first["q"].column("count_text").to_pylist() == ["92"]
+    # 9 queens and 1 rook on the 10x10 board (row 10, M = 9 of data/queens_rooks_triangle.txt),
+    # a point the typed-pieces search answers
+    triangle = (ROOT / "data" / "queens_rooks_triangle.txt").read_text().splitlines()
+    row = next(line.split(":")[1].split() for line in triangle if line.strip().startswith("10:"))
+    cell = [row[9]]
+    assert first["q"].column("count_text").to_pylist() == cell
     assert first["p"].column("count_text").to_pylist() == ["41007"]
 
-    # the counts table's kernel: a constellation's orbit size, the weight of each leaf in Q
-    edit(
-        "boardsweep/solvers/nqueens/constellations.py",
-        "weight = 8 // popcount",
-        "weight = 16 // popcount",
-    )
+    # the counts table's numba kernel (typed pieces, called from the one in kernel.py): each
+    # complete placement counted twice
+    edit("boardsweep/solvers/queens_rooks/typed.py", "hist[q] += _U1", "hist[q] += _U1 + _U1")
     second = run()
     assert second["q-run"]["units_run"] == second["q-run"]["units"]  # recomputed, all of it
-    assert second["q"].column("count_text").to_pylist() != ["92"]  # ... by the edited kernel
+    assert second["q"].column("count_text").to_pylist() == [str(2 * int(cell[0]))]  # edited
     assert second["w-run"]["units_run"] == 0 and second["p-run"]["units_run"] == 0
 
     edit("boardsweep/solvers/max_rooks/generate.py", "0x9E3779B97F4A7C15", "0x9E3779B97F4A7C17")

@@ -115,7 +115,7 @@ def cluster_on_loopback(
             proc.terminate()  # try to reconnect until their death timeout
         for proc in reversed(procs):
             try:
-                proc.wait(timeout=10)
+                proc.wait(timeout=3)
             except subprocess.TimeoutExpired:  # one that sits out SIGTERM: no waiting
                 proc.kill()
                 proc.wait()
