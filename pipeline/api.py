@@ -24,8 +24,7 @@ from boardsweep.solvers.schema import Context, ParamError
 from . import app
 from .content import rows_digest
 from .errors import InputError
-from .sets import set_from_table
-from .spec import Job, make_job, scheduler_spec
+from .spec import given_job, make_job, scheduler_spec
 from .tables import file_digest, read_parquet
 
 __all__ = ["count", "solve", "run", "load", "plan", "Results"]
@@ -99,14 +98,12 @@ def solve(
                 found, "solve", {**options, found.set_key: source}, Context(str(Path.cwd()))
             )
         else:
-            checked = found.options.check(options, ()) if options else {}
             table = (
                 pa.Table.from_pandas(instances, preserve_index=False)
                 if isinstance(instances, pd.DataFrame)
                 else instances
             )
-            source = set_from_table(found, table, "<instances>", rows_digest(table), checked)
-            job = Job("solve", found, {**checked, found.set_key: ("judge", None)}, source=source)
+            job = given_job(found, "solve", table, "<instances>", rows_digest(table), options)
     except ParamError as exc:
         raise InputError(f"solve {problem}: {exc}") from None
     main = found.table(job.outputs()[0])

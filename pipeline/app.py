@@ -22,7 +22,7 @@ from typing import Any
 import pyarrow as pa
 
 from boardsweep import solvers
-from boardsweep.solvers.contract import Problem
+from boardsweep.solvers.contract import INGEST, PARQUET, Problem
 from boardsweep.solvers.schema import ParamError
 
 from . import stopping
@@ -78,7 +78,7 @@ def set_source(path: str | Path) -> dict:
     """``{parquet: path}`` or ``{ingest: path}`` for an instance file, by its magic bytes."""
     path = str(path)
     start = read_file(path, "a seed-format text file or a Parquet set", 4)
-    return {"parquet" if is_parquet(start) else "ingest": path}
+    return {PARQUET if is_parquet(start) else INGEST: path}
 
 
 @dataclass(frozen=True)

@@ -545,10 +545,12 @@ def _generate(problem: InstanceProblem) -> click.Command:
     from .tables import writable_folder
 
     def callback(out, **values):
+        from boardsweep.solvers.contract import GENERATE
+
         where = _where(values)
         writable_folder(out)
         spec = _option_params(problem.generate_params, values, f"generate {problem.name}: ")
-        raw = {problem.set_key: {"generate": spec}}
+        raw = {problem.set_key: {GENERATE: spec}}
         job = _job(problem, raw, f"generate {problem.name}: ", only=(problem.set_table.name,))
         with app.one_shot(job, where) as tables:
             rows = _write_table(
@@ -607,8 +609,8 @@ def judge(problem) -> None:
     from boardsweep.solvers.contract import FormatError
 
     from . import app
-    from .sets import decode_text, set_from_table
-    from .spec import Job
+    from .sets import decode_text
+    from .spec import given_job
 
     found = app.problem(problem, None)
     if found.judge is None:
@@ -627,8 +629,7 @@ def judge(problem) -> None:
     if isinstance(read, pa.Table) and read.num_rows == 0:
         return  # the seed's input with no cases ("0"): the seed's answer is no output
     if isinstance(read, pa.Table):
-        source = set_from_table(found, read, "<stdin>", hashlib.sha256(data).hexdigest(), {})
-        job = Job("judge", found, {found.set_key: ("judge", None)}, source=source)
+        job = given_job(found, "judge", read, "<stdin>", hashlib.sha256(data).hexdigest(), {})
         params: dict = {}
     else:
         job = _job(found, read, "<stdin>: ")

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from boardsweep.solvers.contract import InstanceProblem
+from boardsweep.solvers.contract import GENERATE, InstanceProblem
 
 from .errors import InputError
 
@@ -80,7 +80,7 @@ def job_memory(job) -> float:
     if job.source is not None:
         return job.source.memory
     kind, _ = job.params.get(problem.set_key, (None, None))
-    if kind != "generate":
+    if kind != GENERATE:
         return 0.0
     options = {k: job.params[k] for k in problem.options.fields if k in job.params}
     groups = problem.points(job.params, problem.set_table.name)

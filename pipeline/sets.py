@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyarrow as pa
 
-from boardsweep.solvers.contract import FormatError, InstanceProblem
+from boardsweep.solvers.contract import INGEST, FormatError, InstanceProblem
 from boardsweep.solvers.schema import ParamError
 
 from .errors import InputError
@@ -206,7 +206,7 @@ def set_from_text(problem: InstanceProblem, path: str, options: Mapping) -> Inpu
 
 def load_set(problem: InstanceProblem, kind: str, path: str, options: Mapping) -> InputSet:
     """The set of ``{ingest: path}`` (text) or ``{parquet: path}``, checked whole."""
-    if kind == "ingest":
+    if kind == INGEST:
         return set_from_text(problem, path, options)
     if not is_parquet(read_file(path, "a Parquet file", 4)):
         raise InputError("is not a Parquet file (seed-format text goes in {ingest: FILE})", path)

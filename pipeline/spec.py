@@ -18,7 +18,15 @@ import numpy as np
 import yaml
 
 from boardsweep import solvers
-from boardsweep.solvers.contract import InstanceProblem, Point, Problem
+from boardsweep.solvers.contract import (
+    EVERY,
+    FILE_SOURCES,
+    GENERATE,
+    GIVEN,
+    InstanceProblem,
+    Point,
+    Problem,
+)
 from boardsweep.solvers.schema import (
     Choice,
     Context,
@@ -39,7 +47,7 @@ from .batch import BATCH_TIMEOUT
 from .batch import JOB_NAME as WORKER_JOB_NAME
 from .errors import InputError
 from .limits import too_big
-from .sets import InputSet, decode_text, load_set
+from .sets import InputSet, decode_text, load_set, set_from_table
 from .tables import read_file
 
 __all__ = [
@@ -522,9 +530,9 @@ def make_job(problem: Problem | str, name: str, raw: Mapping, ctx: Context, key:
     if isinstance(problem, InstanceProblem):
         kind, value = params[problem.set_key]
         options = {k: params[k] for k in problem.options.fields if k in params}
-        if kind in ("ingest", "parquet"):
+        if kind in FILE_SOURCES:
             source = load_set(problem, kind, value, options)
-        elif kind == "all":  # a count search over every instance: no per-instance options
+        elif kind == EVERY:  # a count search over every instance: no per-instance options
             extra = [k for k in problem.options.fields if k in raw]
             if extra:
                 raise ParamError(
@@ -535,14 +543,25 @@ def make_job(problem: Problem | str, name: str, raw: Mapping, ctx: Context, key:
             try:
                 problem.exhaustive.check(value)
             except ParamError as exc:
-                raise exc.under(*key, problem.set_key, "all") from None
+                raise exc.under(*key, problem.set_key, EVERY) from None
         else:  # generated: each group's shape must fit a worker's memory
             for group in problem.points(params, problem.set_table.name):
                 columns = {c: np.array([group.params[c]]) for c in problem.cost_columns}
                 big = too_big(problem, columns, options)
                 if big is not None:
-                    raise ParamError(big[1], (*key, problem.set_key, "generate"))
+                    raise ParamError(big[1], (*key, problem.set_key, GENERATE))
     return Job(name, problem, params, source=source)
+
+
+def given_job(
+    problem: InstanceProblem, name: str, table, origin: str, digest: str, options: Mapping
+) -> Job:
+    """A job of a set handed over whole, as a table (``judge``'s stdin, the Python API's
+    instances): its options checked as a job's are, its rows checked, costed and keyed by
+    ``digest`` as a file's set is (:func:`make_job`'s path for ``{ingest: FILE}``)."""
+    checked = problem.options.check(options, ()) if options else {}
+    source = set_from_table(problem, table, origin, digest, checked)
+    return Job(name, problem, {**checked, problem.set_key: (GIVEN, None)}, source=source)
 
 
 def _check_name(raw: Mapping) -> str:

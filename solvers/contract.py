@@ -84,9 +84,22 @@ __all__ = [
     "count_arrays",
     "count_value",
     "canonical",
+    "INGEST",
+    "PARQUET",
+    "GENERATE",
+    "EVERY",
+    "GIVEN",
+    "FILE_SOURCES",
 ]
 
 COUNT_DIGITS = 38
+# The sources of an instance set, each named once: a job's ``{<set_key>: {<source>: ...}}``.
+INGEST = "ingest"  # a seed-format text file
+PARQUET = "parquet"  # a Parquet set file
+GENERATE = "generate"  # instances generated from their group's params and index
+EVERY = "all"  # every instance of a shape, counted as a histogram (Exhaustive)
+GIVEN = "given"  # a table handed over in-process (judge's stdin, the Python API); no config key
+FILE_SOURCES = (INGEST, PARQUET)
 SUMMARY_CHUNK = 1 << 16  # instances a summary task solves at once
 COUNT_TYPE = pa.decimal128(COUNT_DIGITS, 0)
 _COUNT_LIMIT = 10**COUNT_DIGITS
@@ -517,12 +530,12 @@ class InstanceProblem(Problem):
 
     def __post_init__(self) -> None:
         sources = {
-            "ingest": FilePath("a seed-format text file"),
-            "parquet": FilePath("a Parquet set file"),
-            "generate": self.generate_params,
+            INGEST: FilePath("a seed-format text file"),
+            PARQUET: FilePath("a Parquet set file"),
+            GENERATE: self.generate_params,
         }
         if self.exhaustive is not None:
-            sources["all"] = self.exhaustive.params
+            sources[EVERY] = self.exhaustive.params
         source = OneOf(sources)
         fields = {
             self.set_key: Field(
@@ -551,7 +564,7 @@ class InstanceProblem(Problem):
         object.__setattr__(self, "tables", tables)
 
     def outputs(self, params):
-        if params[self.set_key][0] == "all":
+        if params[self.set_key][0] == EVERY:
             return (self.exhaustive.table.name,)
         if params.get("keep") == "summary":
             return (self.summary.name,)
@@ -559,9 +572,9 @@ class InstanceProblem(Problem):
 
     def points(self, params, table):
         kind, source = params[self.set_key]
-        if kind == "all":
+        if kind == EVERY:
             return self.exhaustive.points(source)
-        if kind != "generate":
+        if kind != GENERATE:
             raise ValueError("points of a set read from a file come from set_point()")
         groups = self.groups(source)
         if table == self.set_table.name:
@@ -574,7 +587,7 @@ class InstanceProblem(Problem):
         per = float(self.costs(self._shape(group), options)[0])
         return Point(
             table,
-            {"generate": group.params, "options": dict(options)},
+            {GENERATE: group.params, "options": dict(options)},
             group.units,
             per * group.units,
             group.label,
@@ -620,7 +633,7 @@ class InstanceProblem(Problem):
     def _generated(self, point: Point, lo: int, hi: int) -> pa.Table:
         """Instances ``lo..hi-1`` of the generated group a solving point stands for."""
         return self.generate(
-            Point(self.set_table.name, point.params["generate"], point.units, 0.0, point.label),
+            Point(self.set_table.name, point.params[GENERATE], point.units, 0.0, point.label),
             lo,
             hi,
         )

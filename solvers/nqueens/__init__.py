@@ -541,7 +541,7 @@ def _write(
             yield render(n, flat.reshape(batch.num_rows, n))
 
 
-def _report(job: str, tables, related):
+def _report(job: str, tables, related=()):
     from .report import report
 
     return report(job, tables, related)

@@ -515,7 +515,7 @@ def _write(
     yield render(found[tuple(p)] for p in lines).encode()
 
 
-def _report(job: str, tables, related):
+def _report(job: str, tables, related=()):
     from .report import report
 
     return report(job, tables, related)
