@@ -120,3 +120,102 @@ def test_the_registry_sees_the_toy_only_through_the_variable():
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=_env()
     )
     assert "toy_rooks" not in plain.stdout and "toy_rooks" in extra.stdout
+
+
+# ------------------------------------------------------------------ the toy instance problem
+
+TOY_BOARDS = """2
+2 3
+.#.
+..#
+3 3
+...
+...
+...
+"""
+
+
+def _boards_env() -> dict:
+    return {**_env(), "BOARDSWEEP_PROBLEMS": "tests.toy_boards"}
+
+
+def _most_by_subsets(rows: int, cols: int, cells: str) -> tuple[int, int]:
+    """The toy's answer by a second method: every set of open cells, kept if no two share a
+    row or a column (it shares no code with tests.toy_boards.most_rooks)."""
+    from itertools import combinations
+
+    open_cells = [(i // cols, i % cols) for i, c in enumerate(cells) if c == "."]
+    for k in range(min(rows, cols), -1, -1):
+        ways = sum(
+            1
+            for chosen in combinations(open_cells, k)
+            if len({r for r, _ in chosen}) == k and len({c for _, c in chosen}) == k
+        )
+        if ways:
+            return k, ways
+    return 0, 1
+
+
+def test_the_toy_solver_agrees_with_every_subset_of_cells():
+    import random
+
+    from tests.toy_boards import most_rooks
+
+    rng = random.Random(4)
+    for _ in range(300):
+        rows, cols = rng.randint(1, 4), rng.randint(1, 4)
+        cells = "".join(rng.choice(".#.") for _ in range(rows * cols))
+        assert most_rooks(rows, cols, cells) == _most_by_subsets(rows, cols, cells), cells
+
+
+def test_an_instance_problem_from_outside_the_package_runs_through_every_command(tmp_path):
+    """Generated and ingested sets through run, a file through solve, generate, judge and
+    report, each a real process with the toy registered only by BOARDSWEEP_PROBLEMS."""
+    env = _boards_env()
+
+    def boardsweep(*args, stdin=None):
+        return subprocess.run(
+            [*BOARDSWEEP, *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+            timeout=600,
+        )
+
+    (tmp_path / "boards.txt").write_text(TOY_BOARDS)
+    (tmp_path / "c.yaml").write_text(
+        "output: out\ncluster: {kind: local, workers: 1}\njobs:\n"
+        "  - {name: made, problem: toy_boards, boards: {generate: {n: [2, 3], count: 50}}}\n"
+        "  - {name: read, problem: toy_boards, boards: {ingest: boards.txt}}\n"
+    )
+    done = boardsweep("run", "c.yaml")
+    assert done.returncode == 0, done.stderr
+    made = pq.read_table(tmp_path / "out" / "made" / "most.parquet").to_pylist()
+    assert len(made) == 100 and {row["rows"] for row in made} == {2, 3}
+    read = pq.read_table(tmp_path / "out" / "read" / "most.parquet").to_pylist()
+    assert [(r["most_rooks"], r["placements_text"]) for r in read] == [(2, "3"), (3, "6")]
+
+    generated = boardsweep("generate", "toy_boards", "--n", "3", "--count", "40", "-o", "g.parquet")
+    assert generated.returncode == 0, generated.stderr
+    boards = pq.read_table(tmp_path / "g.parquet").to_pylist()
+    assert len(boards) == 40
+    solved = boardsweep("solve", "toy_boards", "g.parquet", "-o", "s.parquet")
+    assert solved.returncode == 0, solved.stderr
+    for board, row in zip(boards, pq.read_table(tmp_path / "s.parquet").to_pylist(), strict=True):
+        expected = _most_by_subsets(board["rows"], board["cols"], board["cells"])
+        assert (row["most_rooks"], int(row["placements_text"])) == expected
+    # the same boards as the run's first 40 of 3x3: each a function of (seed, shape, index)
+    first = [r for r in made if r["rows"] == 3 and r["board_id"] < 40]
+    assert first == pq.read_table(tmp_path / "s.parquet").to_pylist()
+
+    judged = boardsweep("judge", "toy_boards", stdin=TOY_BOARDS)
+    assert (judged.returncode, judged.stdout) == (0, "2 3\n3 6\n"), judged.stderr
+    bad = boardsweep("judge", "toy_boards", stdin="1\n2 2\n..\n")
+    assert bad.returncode == 2
+    assert bad.stderr == "boardsweep: error: <stdin>:2: board 0: expected 2 rows of cells\n"
+
+    shown = boardsweep("report", "out")
+    assert shown.returncode == 0, shown.stderr
+    assert "boards by most rooks" in shown.stdout
