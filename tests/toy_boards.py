@@ -39,23 +39,21 @@ from boardsweep.solvers.schema import Field, Integer, IntegerSet, Record
 MAX_SIDE = 5
 BLOCKED = 0.3  # the chance that a generated board's cell is blocked
 
+BOARD = (  # the columns that name a board, in the set and in the result
+    Column("board_id", pa.int64(), "the board's number in its group"),
+    Column("rows", pa.int32(), "rows", "cells"),
+    Column("cols", pa.int32(), "columns", "cells"),
+)
 BOARDS = Table(
     "boards",
     "small boards of open and blocked cells",
-    (
-        Column("board_id", pa.int64(), "the board's number in its group"),
-        Column("rows", pa.int32(), "rows", "cells"),
-        Column("cols", pa.int32(), "columns", "cells"),
-        Column("cells", pa.string(), "the cells row by row: '.' open, '#' blocked"),
-    ),
+    (*BOARD, Column("cells", pa.string(), "the cells row by row: '.' open, '#' blocked")),
 )
 MOST = Table(
     "most",
     "the most rooks each board holds, none attacking another",
     (
-        Column("board_id", pa.int64(), "the board's number in its group"),
-        Column("rows", pa.int32(), "rows", "cells"),
-        Column("cols", pa.int32(), "columns", "cells"),
+        *BOARD,
         Column("most_rooks", pa.int32(), "the most rooks the open cells hold", "rooks"),
         *count_columns("placements", "placements of that many rooks", "placements"),
     ),
