@@ -187,7 +187,7 @@ class Hosts:
                 proc.terminate()
         for proc in reversed(self.procs):
             try:
-                proc.wait(timeout=10)
+                proc.wait(timeout=3)  # one that sits out SIGTERM is killed: nothing to wait for
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
