@@ -442,7 +442,10 @@ def test_partition_mid_run_exact_once_and_intruders_refused(hosts, tmp_path):
     assert any("PEER_DID_NOT_RETURN_A_CERTIFICATE" in why for why in refusals), refusals
     for name in ("foreign.log", "no-cert.log"):  # the scheduler's alert, or its hang-up
         text = (logs / name).read_text()
-        assert re.search(r"\bSSL\w*Error\b", text) and "Registered to" not in text, text[-3000:]
+        # refused: an SSL error, or the scheduler hung up and its start timed out (under
+        # load); never registered either way
+        refused = re.search(r"\bSSL\w*Error\b|failure-to-start", text)
+        assert refused and "Registered to" not in text, text[-3000:]
     print(
         f"multi-host test: {time.monotonic() - started:.0f} s; the cut host was removed "
         f"after {down:.0f} s holding {len(seen['held'])} task(s)"
