@@ -21,6 +21,7 @@ not interactive, or under ``nohup``) stays ignored, as the shell meant.
 from __future__ import annotations
 
 import atexit
+import gc
 import logging
 import os
 import signal
@@ -83,6 +84,9 @@ def finishing() -> None:
     """The command is done: a signal from now on (while Dask's exit hooks run) is not raised
     into them, but still ends the process with its own status and line (:func:`_at_exit`)."""
     _state["finishing"] = True
+    # Every object left is freed at exit anyway: moved out of the collector's sight, the
+    # interpreter's last collections skip them, which made up a third of a small command's time.
+    gc.freeze()
 
 
 def _first(signum: int) -> None:
