@@ -85,7 +85,8 @@ def finishing() -> None:
     into them, but still ends the process with its own status and line (:func:`_at_exit`)."""
     _state["finishing"] = True
     # Every object left is freed at exit anyway: moved out of the collector's sight, the
-    # interpreter's last collections skip them, which made up a third of a small command's time.
+    # interpreter's last collections skip them (numba's, pandas' and pyarrow's many objects
+    # made those collections a large share of a small command's time: benchmarks/first_run.py)
     gc.freeze()
 
 
