@@ -44,6 +44,7 @@ PROBLEMS = ("nqueens", "queens_rooks", "max_rooks", "slant")
 TIMED = (
     "boardsweep.pipeline.entry",
     "boardsweep.pipeline.cli",
+    "boardsweep.pipeline.stopping",  # how the process ends is part of its time
     *(f"boardsweep.solvers.{name}" for name in PROBLEMS),
     "config.yaml",
 )
