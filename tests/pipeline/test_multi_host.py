@@ -11,15 +11,16 @@ network, and no process here listens anywhere else but loopback)::
                                                   another authority, and one with none
 
 The scheduler, the workers and the driver speak TLS with the run's certificate authority (the
-config's ``tls_ca_file``, ``tls_cert``, ``tls_key``).  While ``boardsweep run`` counts Q(1..18)
-(about 55 CPU-seconds), the first worker host's link goes down (``ip link set eth0 down`` in
-its namespace).  The scheduler misses its heartbeats (``worker-ttl`` 6 s here, to keep the test
-short), removes it, and the tasks it held run again elsewhere; then the link comes back, the
-old worker learns it was removed and ends, and a new one started there (as a supervisor would)
-joins again.  The test checks, from the scheduler's own events and transition log, that the
-tasks the lost host held were computed again after it was removed; that every count is exact;
-and that the job is published once (generation 1, one row per n, one row in runs.parquet, each
-task's record merged once).  The intruders are refused at the TLS handshake and never join.
+config's ``tls_ca_file``, ``tls_cert``, ``tls_key``).  While ``boardsweep run`` counts Q(1..17)
+(seconds of work: enough, since a task the cut host holds cannot finish until it is removed),
+the first worker host's link goes down (``ip link set eth0 down`` in its namespace).  The
+scheduler misses its heartbeats (``worker-ttl`` 6 s here, to keep the test short), removes it,
+and the tasks it held run again elsewhere; then the link comes back, the old worker learns it
+was removed and ends, and a new one started there (as a supervisor would) joins again.  The
+test checks, from the scheduler's own events and transition log, that the tasks the lost host
+held were computed again after it was removed; that every count is exact; and that the job is
+published once (generation 1, one row per n, one row in runs.parquet, each task's record merged
+once).  The intruders are refused at the TLS handshake and never join.
 
 Making namespaces needs root and iproute2.  Without them the test skips, unless
 ``BOARDSWEEP_REQUIRE_NETNS=1`` (set by ``.ci/run``), where it fails.  Every namespace and
@@ -53,7 +54,7 @@ NET = "10.231.0"  # exists only inside the test's namespaces
 SCHEDULER = f"tls://{NET}.1:8786"
 DASK = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
 WORKER = [sys.executable, "-m", "distributed.cli.dask_worker"]
-# OEIS A000170, n = 1..18
+# OEIS A000170, n = 1..18 (the run counts 1..TOP)
 A000170 = [
     1,
     0,
@@ -77,6 +78,7 @@ A000170 = [
 # the scheduler notices a silent worker after WORKER_TTL, and gives up reaching its nanny after
 # CONNECT: Dask's defaults (5 minutes, 30 s) would make the test wait minutes
 WORKER_TTL, CONNECT = "6s", "3s"
+TOP = 17  # the run counts Q(1..TOP): long enough to cut a host off mid-run
 
 # A worker that speaks TLS but has no certificate (and trusts any server): it listens on plain
 # TCP itself, since it has no certificate to serve with.
@@ -338,7 +340,7 @@ def test_partition_mid_run_exact_once_and_intruders_refused(hosts, tmp_path):
         f"output: {out}\n"
         f"cluster: {{kind: address, address: '{SCHEDULER}', tls_ca_file: {tls['ca']}, "
         f"tls_cert: {tls['cert']}, tls_key: {tls['key']}, timeout: 60, task_seconds: 1}}\n"
-        "jobs:\n  - {name: q, problem: nqueens, n: '1..18'}\n"
+        f"jobs:\n  - {{name: q, problem: nqueens, n: '1..{TOP}'}}\n"
     )
     driver_log = logs / "driver.log"
     driver = hosts.start("s", [*BOARDSWEEP, "run", str(config)], driver_log)
@@ -374,10 +376,10 @@ def test_partition_mid_run_exact_once_and_intruders_refused(hosts, tmp_path):
     job = out / "q"
     assert sorted(p.name for p in out.rglob("*.parquet")) == ["counts.parquet", "runs.parquet"]
     counts = read_parquet(job / "counts.parquet")
-    assert counts.column("n").to_pylist() == list(range(1, 19))
-    assert [int(c) for c in counts.column("count_text").to_pylist()] == A000170
+    assert counts.column("n").to_pylist() == list(range(1, TOP + 1))
+    assert [int(c) for c in counts.column("count_text").to_pylist()] == A000170[:TOP]
     manifest = json.loads((job / "_boardsweep" / "manifest.json").read_text())
-    assert manifest["generation"] == 1 and manifest["tables"]["counts"]["rows"] == 18
+    assert manifest["generation"] == 1 and manifest["tables"]["counts"]["rows"] == TOP
     runs = read_parquet(job / "runs.parquet").to_pylist()
     assert len(runs) == 1, runs
     run = runs[0]
@@ -386,7 +388,7 @@ def test_partition_mid_run_exact_once_and_intruders_refused(hosts, tmp_path):
     assert run["tasks_run"] == manifest["tables"]["counts"]["records"], (run, manifest)
     # an external cluster verifies 5% of the records on a second host by default; the hosts
     # agree, so nobody is named
-    assert run["verify"] == 0.05 and run["records_verified"] >= 18
+    assert run["verify"] == 0.05 and run["records_verified"] >= TOP
     assert run["disagreements"] == 0 and not run["disagreeing_workers"]
 
     # the tasks the cut host held were computed again after it was removed

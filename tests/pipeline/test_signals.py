@@ -29,10 +29,10 @@ STOP_SECONDS = 5.0
 CONFIG = """output: results
 cluster: {kind: local, workers: 2}
 jobs:
-  - {name: queens, problem: nqueens, n: "1..14"}
+  - {name: queens, problem: nqueens, n: "1..13"}
   - {name: mixed, problem: queens_rooks, total: "1..9"}
   - {name: walled, problem: max_rooks, boards: {generate: {n: [4, 8], density: 0.3,
-                                                           count: 2000, seed: 7}}}
+                                                           count: 1000, seed: 7}}}
   - {name: slants, problem: slant, puzzles: {generate: {n: [5, 10], count: 100, seed: 3}}}
 """
 # warm: fractions of the shorter of two whole warm runs, the last in the last jobs'
