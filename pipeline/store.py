@@ -180,6 +180,15 @@ class Store:
                 f"cannot make the state folder: {exc.strerror}", str(self.path.parent)
             ) from None
         try:
+            self._claim(owner)
+        except BaseException:  # a full disk, say: no connection is left for the collector
+            _close(getattr(self, "db", None))
+            raise
+
+    def _claim(self, owner: str | None) -> None:
+        """Open the store (a fresh one in place of a damaged or foreign one) and mark it as
+        ``owner``'s."""
+        try:
             self._open()
             belongs = self._meta("output")
         except StoreDamaged as exc:
