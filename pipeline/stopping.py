@@ -84,9 +84,12 @@ def finishing() -> None:
     """The command is done: a signal from now on (while Dask's exit hooks run) is not raised
     into them, but still ends the process with its own status and line (:func:`_at_exit`)."""
     _state["finishing"] = True
-    # Every object left is freed at exit anyway: moved out of the collector's sight, the
+    # One collection now runs the finalizers of objects in reference cycles (dask-jobqueue
+    # deletes its copies of a run's TLS keys when its job objects are collected); then every
+    # object left, freed at exit anyway, is moved out of the collector's sight, so that the
     # interpreter's last collections skip them (numba's, pandas' and pyarrow's many objects
     # made those collections a large share of a small command's time: benchmarks/first_run.py)
+    gc.collect()
     gc.freeze()
 
 
