@@ -91,9 +91,9 @@ def generate_set(cluster, n: int, count: int, path: Path) -> int:
 
     runner, threads, _ = cluster
     job = make("slant", "generate", {"puzzles": {"generate": {"n": n, "count": count, "seed": 1}}})
-    job.only = (job.problem.set_table.name,)
-    table = solve_once(job, runner, threads)[job.problem.set_table.name]
-    return write_parquet(path, [table], job.problem.set_table.schema(), table_metadata(job))
+    job.only = (job.problem.instances.table.name,)
+    table = solve_once(job, runner, threads)[job.problem.instances.table.name]
+    return write_parquet(path, [table], job.problem.instances.table.schema(), table_metadata(job))
 
 
 def main() -> None:

@@ -118,7 +118,7 @@ def load(name: str, work: Path) -> dict[str, np.ndarray]:
         return generated(*(int(g) for g in made.groups()), work)
     if name == "100":
         text = (HERE / "data" / "slant_100.txt").read_text()
-        return slant.table_to_batch(slant.PROBLEM.read_text(text))
+        return slant.table_to_batch(slant.PROBLEM.seed_format.read(text))
     level = {"e": "easy", "h": "hard"}[name[-1]]
     found = sorted(work.glob(f"ids_{int(name[:-1])}_{level}_*.txt"))
     if not found:

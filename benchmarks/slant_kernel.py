@@ -176,7 +176,7 @@ def write_set(path: Path, n: int, clues: np.ndarray) -> None:
 
 def read_set(path: Path) -> dict[str, np.ndarray]:
     """A stored set as a puzzle batch (:mod:`solvers.slant`)."""
-    return slant.table_to_batch(slant.PROBLEM.read_text(path.read_text()))
+    return slant.table_to_batch(slant.PROBLEM.seed_format.read(path.read_text()))
 
 
 def load_manifest() -> dict:

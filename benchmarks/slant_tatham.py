@@ -239,7 +239,7 @@ def p99_table(harness: Path, work: Path, count: int, seed: str) -> str:
         sets.append(
             (
                 "100x100 stored minimal",
-                slant.table_to_batch(slant.PROBLEM.read_text(stored.read_text())),
+                slant.table_to_batch(slant.PROBLEM.seed_format.read(stored.read_text())),
             )
         )
     for name, batch in sets:

@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from boardsweep.solvers.contract import CountProblem, InstanceProblem
+from boardsweep.solvers.contract import InstanceProblem
 from boardsweep.solvers.schema import Context, ParamError
 
 from . import app
@@ -53,7 +53,7 @@ def count(
     ``params`` are the solve command's arguments by name; small work runs in this process,
     other work on a local cluster (``workers``), an existing one (``scheduler``) or ``client``.
     """
-    found: CountProblem = app.problem(problem, "count")  # type: ignore[assignment]
+    found = app.problem(problem, "solve")
     command = found.solve
     names = [name for name, _, _ in command.arguments]
     if set(params) != set(names):
@@ -90,12 +90,12 @@ def solve(
     or the path of a seed-format text file or Parquet set; ``options`` as the solve
     command's options (``counts=True``, say).
     """
-    found: InstanceProblem = app.problem(problem, "instance")  # type: ignore[assignment]
+    found: InstanceProblem = app.problem(problem, "instances")  # type: ignore[assignment]
     try:
         if isinstance(instances, str | Path):
             source = app.set_source(Path(instances).expanduser())
             job = make_job(
-                found, "solve", {**options, found.set_key: source}, Context(str(Path.cwd()))
+                found, "solve", {**options, found.instances.key: source}, Context(str(Path.cwd()))
             )
         else:
             table = (

@@ -60,17 +60,19 @@ __all__ = [
 ]
 
 
-def problem(name: str, kind: str | None = None) -> Problem:
-    """The registered problem ``name`` (of ``kind``, count or instance, when given);
-    :class:`InputError` naming the ones there are otherwise."""
+def problem(name: str, needs: str | None = None) -> Problem:
+    """The registered problem ``name``, which must have the capability ``needs`` when given
+    (a member named in :data:`boardsweep.solvers.contract.CAPABILITIES`); :class:`InputError`
+    naming the ones there are otherwise."""
+    from boardsweep.solvers.contract import CAPABILITIES
+
     try:
         found = solvers.get(name)
     except ParamError as exc:
         raise InputError(exc.message) from None
-    if kind is not None and found.kind != kind:
-        raise InputError(
-            f"{name} is a {found.kind} problem: expected one of {', '.join(solvers.names(kind))}"
-        )
+    if needs is not None and not found.has(needs):
+        having = ", ".join(solvers.names(needs)) or "none"
+        raise InputError(f"{name} has no {CAPABILITIES[needs]} (problems with one: {having})")
     return found
 
 

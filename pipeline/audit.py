@@ -263,7 +263,7 @@ class _Job:
 
     def from_file(self, point: Point) -> bool:
         """Whether the point's instances come from a set file (not in the results folder)."""
-        return self.problem.kind == "instance" and "set" in point.params
+        return self.problem.instances is not None and "set" in point.params
 
     def own(self, spec: Table, point: Point, lo: int, hi: int) -> pa.Table:
         """Units ``lo..hi-1`` of ``point`` by the pipeline's method."""

@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the modules that compute are imported by the commands that 
     # `boardsweep --help` and a mistyped option answer at once (see main)
     import pyarrow as pa
 
-    from boardsweep.solvers.contract import CountProblem, InstanceProblem, Problem
+    from boardsweep.solvers.contract import InstanceProblem, Problem
     from boardsweep.solvers.schema import Field, ParamError
 
     from . import app
@@ -365,19 +365,18 @@ class _Problems(_Group):
 
 
 def _solve_command(problem: Problem) -> click.Command | None:
-    from boardsweep.solvers.contract import CountProblem, InstanceProblem
-
-    if isinstance(problem, CountProblem):
-        return _count_solve(problem)
-    if isinstance(problem, InstanceProblem):
+    """``solve NAME``: a set file's, for a problem with an instance set; the arguments of
+    its solve command otherwise; none for a problem with neither."""
+    if problem.instances is not None:
         return _instance_solve(problem)
+    if problem.solve is not None:
+        return _count_solve(problem)
     return None
 
 
 def _generate_command(problem: Problem) -> click.Command | None:
-    from boardsweep.solvers.contract import InstanceProblem
-
-    return _generate(problem) if isinstance(problem, InstanceProblem) else None
+    """``generate NAME`` for a problem with a generator."""
+    return _generate(problem) if getattr(problem, "generator", None) is not None else None
 
 
 @cli.group(cls=_Problems, make=_solve_command)
@@ -385,7 +384,22 @@ def solve() -> None:
     """Answer one problem instance and print the answer (data on stdout)."""
 
 
-def _count_solve(problem: CountProblem) -> click.Command:
+def _solve_flags(problem: Problem) -> tuple[list[str], list[str]]:
+    """The flags of a problem's params that ``solve`` takes as options: (those named after
+    one of its tables, which take the file to write it to; the others)."""
+    from boardsweep.solvers.schema import Flag
+
+    arguments = {name for name, _, _ in problem.solve.arguments}
+    flags = [
+        name
+        for name, field in problem.params.fields.items()
+        if isinstance(field.validator, Flag) and name not in arguments
+    ]
+    tables = {t.name for t in problem.tables}
+    return [f for f in flags if f in tables], [f for f in flags if f not in tables]
+
+
+def _count_solve(problem: Problem) -> click.Command:
     import pyarrow as pa
 
     from boardsweep.solvers.schema import ParamError
@@ -394,6 +408,7 @@ def _count_solve(problem: CountProblem) -> click.Command:
     from .tables import writable_folder
 
     command = problem.solve
+    extra, flags = _solve_flags(problem)
 
     def callback(**values):
         where = _where(values)
@@ -407,14 +422,14 @@ def _count_solve(problem: CountProblem) -> click.Command:
             params = dict(command.job(args))
         except ParamError as exc:
             raise InputError(f"solve {problem.name}: {exc.message}") from None
-        for flag, key, _ in command.flags:
+        for flag in flags:
             if values.get(flag):
-                params[key] = True
+                params[flag] = True
         outputs = {}
-        for table, key in command.extra:
+        for table in extra:
             if values.get(table):
                 writable_folder(values[table])
-                params[key] = True
+                params[table] = True
                 outputs[table] = values[table]
         job = _job(problem, params, f"solve {problem.name}: ")
         with app.one_shot(job, where) as tables:
@@ -423,8 +438,7 @@ def _count_solve(problem: CountProblem) -> click.Command:
             for table, path in outputs.items():
                 rows = _write_table(tables[table], problem.table(table).schema(), path, job)
                 log(f"{rows} rows of {table} written to {path}")
-        flags = {key: True for flag, key, _ in command.flags if values.get(flag)}
-        click.echo(command.answer(main, {**args, **flags}))
+        click.echo(command.answer(main, {**args, **{f: True for f in flags if values.get(f)}}))
 
     params = [
         click.Argument([name], type=str, metavar=name.upper()) for name, _, _ in command.arguments
@@ -435,10 +449,11 @@ def _count_solve(problem: CountProblem) -> click.Command:
             type=click.Path(dir_okay=False),
             help=f"Also write the {table} table to this Parquet file.",
         )
-        for table, _ in command.extra
+        for table in extra
     ]
     params += [
-        click.Option([f"--{flag}"], is_flag=True, help=help_) for flag, _, help_ in command.flags
+        click.Option([f"--{flag}"], is_flag=True, help=_sentence(problem.params.fields[flag].doc))
+        for flag in flags
     ]
     cmd = click.Command(
         problem.name,
@@ -448,6 +463,11 @@ def _count_solve(problem: CountProblem) -> click.Command:
         context_settings={"ignore_unknown_options": True},
     )
     return _cluster_options(cmd)
+
+
+def _sentence(text: str) -> str:
+    """A field's doc as a help sentence: capitalised, with a full stop."""
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
 def _output_for(out: str, source: str) -> None:
@@ -495,30 +515,30 @@ def _record_options(record) -> list[click.Option]:
 def _instance_solve(problem: InstanceProblem) -> click.Command:
     from . import app
 
+    key = problem.instances.key
+
     def callback(source, out, **values):
         where = _where(values)
         _output_for(out, source)
         raw = {
-            problem.set_key: app.set_source(source),
+            key: app.set_source(source),
             **_option_params(problem.options, values, f"solve {problem.name}: "),
         }
         job = _job(problem, raw, f"solve {problem.name}: ")
         with app.one_shot(job, where) as tables:
             main = problem.table(job.outputs()[0])  # the result, or its summary
             rows = _write_table(tables[main.name], main.schema(), out, job)
-        log(f"{rows} {problem.set_key} solved -> {out}")
+        log(f"{rows} {key} solved -> {out}")
 
     params = [
-        click.Argument(
-            ["source"], type=click.Path(dir_okay=False), metavar=problem.set_key.upper()
-        ),
+        click.Argument(["source"], type=click.Path(dir_okay=False), metavar=key.upper()),
         click.Option(
             ["-o", "--output", "out"],
             required=True,
             type=click.Path(dir_okay=False),
             help=f"Parquet file for the {problem.result.name} table"
             + (
-                f" (the {problem.summary.name} table with --keep summary)."
+                f" (the {problem.summary.table.name} table with --keep summary)."
                 if problem.summary is not None
                 else "."
             ),
@@ -529,8 +549,8 @@ def _instance_solve(problem: InstanceProblem) -> click.Command:
         problem.name,
         callback=callback,
         params=params,
-        help=f"{problem.doc}: every instance of {problem.set_key.upper()} "
-        "(seed-format text or Parquet).",
+        help=f"{problem.doc}: every instance of {key.upper()} "
+        + ("(seed-format text or Parquet)." if problem.seed_format is not None else "(Parquet)."),
     )
     return _cluster_options(cmd)
 
@@ -544,22 +564,24 @@ def _generate(problem: InstanceProblem) -> click.Command:
     from . import app
     from .tables import writable_folder
 
+    key, table = problem.instances.key, problem.instances.table
+    fields = problem.generator.params
+
     def callback(out, **values):
         from boardsweep.solvers.contract import GENERATE
 
         where = _where(values)
         writable_folder(out)
-        spec = _option_params(problem.generate_params, values, f"generate {problem.name}: ")
-        raw = {problem.set_key: {GENERATE: spec}}
-        job = _job(problem, raw, f"generate {problem.name}: ", only=(problem.set_table.name,))
+        spec = _option_params(fields, values, f"generate {problem.name}: ")
+        job = _job(
+            problem, {key: {GENERATE: spec}}, f"generate {problem.name}: ", only=(table.name,)
+        )
         with app.one_shot(job, where) as tables:
-            rows = _write_table(
-                tables[problem.set_table.name], problem.set_table.schema(), out, job
-            )
-        log(f"{rows} {problem.set_key} -> {out}")
+            rows = _write_table(tables[table.name], table.schema(), out, job)
+        log(f"{rows} {key} -> {out}")
 
     params = [
-        *_record_options(problem.generate_params),
+        *_record_options(fields),
         click.Option(
             ["-o", "--output", "out"],
             required=True,
@@ -572,7 +594,7 @@ def _generate(problem: InstanceProblem) -> click.Command:
             problem.name,
             callback=callback,
             params=params,
-            help=f"Random {problem.set_key} of {problem.name}.",
+            help=f"Random {key} of {problem.name}.",
         )
     )
 
@@ -593,11 +615,13 @@ def ingest(problem, source, out) -> None:
     from . import app
     from .sets import set_from_text
 
-    found = app.problem(problem, "instance")
+    found = app.problem(problem, "instances")
+    if found.seed_format is None:
+        raise InputError(f"{problem} has no seed format: its sets are Parquet files already")
     _output_for(out, source)
     loaded = set_from_text(found, source, {})
-    _write_table([loaded.table], found.set_table.schema(), out)
-    log(f"{loaded.rows} {found.set_key} -> {out}")
+    _write_table([loaded.table], found.instances.table.schema(), out)
+    log(f"{loaded.rows} {found.instances.key} -> {out}")
 
 
 @cli.command()
@@ -612,9 +636,7 @@ def judge(problem) -> None:
     from .sets import decode_text
     from .spec import given_job
 
-    found = app.problem(problem, None)
-    if found.judge is None:
-        raise InputError(f"{problem} has no judge mode")
+    found = app.problem(problem, "seed_format")  # the judge reads and writes the seed's text
     if sys.stdin is None or sys.stdin.closed:
         raise InputError("standard input is closed: pipe the seed's input in", "<stdin>")
     try:
@@ -623,7 +645,7 @@ def judge(problem) -> None:
         raise InputError(f"cannot read standard input: {exc.strerror}", "<stdin>") from None
     text = decode_text(data, "<stdin>", f"{problem} seed-format text")
     try:
-        read = found.judge.read(text)
+        read = found.seed_format.read(text)
     except FormatError as exc:
         raise InputError(exc.message, "<stdin>", exc.line) from None
     if isinstance(read, pa.Table) and read.num_rows == 0:
@@ -641,7 +663,8 @@ def judge(problem) -> None:
             name: (b for piece in pieces for b in piece.to_batches())
             for name, pieces in tables.items()
         }
-        for chunk in found.judge.write(batches, params, lambda line: log(f"<stdin>: {line}")):
+        answer = found.seed_format.answer
+        for chunk in answer(batches, params, lambda line: log(f"<stdin>: {line}")):
             out.write(chunk)
     out.flush()
 

@@ -2,7 +2,7 @@
 its estimate before anything is generated or solved.
 
 The cap is 80% of this machine's memory (``BOARDSWEEP_MEMORY_LIMIT`` sets another, in bytes or
-with a unit: ``4GB``); the estimate is the problem's own (``InstanceProblem.memory``).
+with a unit: ``4GB``); the estimate is the problem's own (``InstanceSet.memory``).
 """
 
 from __future__ import annotations
@@ -68,26 +68,24 @@ def peak_memory(
     problem: InstanceProblem, columns: Mapping[str, np.ndarray], options: Mapping
 ) -> float:
     """The most bytes any one of these instances needs (the problem's estimate)."""
-    need = np.asarray(problem.memory(columns, options), dtype=np.float64)
+    need = np.asarray(problem.instances.memory(columns, options), dtype=np.float64)
     return float(need.max()) if need.size else 0.0
 
 
 def job_memory(job) -> float:
     """The most bytes one instance of ``job`` needs (0 for a count problem or ``{all:}``)."""
     problem = job.problem
-    if not isinstance(problem, InstanceProblem):
+    if problem.instances is None:
         return 0.0
     if job.source is not None:
         return job.source.memory
-    kind, _ = job.params.get(problem.set_key, (None, None))
+    kind, _ = job.params.get(problem.instances.key, (None, None))
     if kind != GENERATE:
         return 0.0
-    options = {k: job.params[k] for k in problem.options.fields if k in job.params}
-    groups = problem.points(job.params, problem.set_table.name)
+    groups = problem.points(job.params, problem.instances.table.name)
     if not groups:
         return 0.0
-    columns = {c: np.array([g.params[c] for g in groups]) for c in problem.cost_columns}
-    return peak_memory(problem, columns, options)
+    return peak_memory(problem, problem.instances.shape(groups), problem.option_values(job.params))
 
 
 def check_worker_memory(job, limit: float | None) -> None:
@@ -107,13 +105,13 @@ def too_big(
     problem: InstanceProblem, columns: Mapping[str, np.ndarray], options: Mapping
 ) -> tuple[int, str] | None:
     """``(index, message)`` of the first instance whose memory estimate exceeds the cap."""
-    need = np.asarray(problem.memory(columns, options), dtype=np.float64)
+    need = np.asarray(problem.instances.memory(columns, options), dtype=np.float64)
     cap = memory_cap()
     over = np.flatnonzero(need > cap)
     if not over.size:
         return None
     i = int(over[0])
-    shape = " x ".join(str(int(columns[c][i])) for c in problem.cost_columns)
+    shape = " x ".join(str(int(columns[c][i])) for c in problem.instances.cost_columns)
     return i, (
         f"{shape}: one instance needs about {human_bytes(need[i])} of memory, more than "
         f"the {human_bytes(cap)} a worker may use ({_cap_source()})"

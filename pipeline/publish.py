@@ -259,7 +259,7 @@ def table_metadata(job: Job) -> dict[str, str]:
     """Key-value metadata for a table's footer: who made it, from what, with which code."""
     params = {k: v for k, v in job.params.items()}
     if job.source is not None:
-        params[job.problem.set_key] = {"file": job.source.path, "sha256": job.source.digest}
+        params[job.problem.instances.key] = {"file": job.source.path, "sha256": job.source.digest}
     return {
         "boardsweep.version": package_version("boardsweep"),
         "boardsweep.problem": job.problem.name,

@@ -108,36 +108,40 @@ def _checked(
 ) -> tuple[pa.Table, np.ndarray, float]:
     """One piece of a set: declared columns checked, the problem's checks, cost estimates,
     and the most memory one of its instances needs."""
-    table = check_columns(
-        table, problem.set_table, source, first, f"{problem.name} {problem.set_key} set"
-    )
+    instances = problem.instances
+    table = check_columns(table, instances.table, source, first, _set_words(problem))
     try:
-        problem.check_set(table)
-        names = dict.fromkeys((*problem.cost_columns, problem.id_column))
+        instances.check(table)
+        names = dict.fromkeys((*instances.cost_columns, instances.id_column))
         columns = {c: table.column(c).to_numpy() for c in names}
-        costs = np.asarray(problem.costs(columns, options), dtype=np.float64)
+        costs = np.asarray(instances.costs(columns, options), dtype=np.float64)
     except ParamError as exc:
         raise InputError(str(exc), source) from None
     big = too_big(problem, columns, options)
     if big is not None:
         index, message = big
-        ident = columns[problem.id_column][index]
-        raise InputError(f"{problem.id_column} {ident}, {message}", source)
+        ident = columns[instances.id_column][index]
+        raise InputError(f"{instances.id_column} {ident}, {message}", source)
     if costs.shape != (table.num_rows,) or not np.isfinite(costs).all():
         raise RuntimeError(f"{problem.name}: costs() must give one finite estimate per instance")
     return table, costs, peak_memory(problem, columns, options)
 
 
+def _set_words(problem: InstanceProblem) -> str:
+    """What a set is called in messages: ``<problem> <instances.key> set``."""
+    return f"{problem.name} {problem.instances.key} set"
+
+
 def _not_empty(rows: int, problem: InstanceProblem, source: str) -> None:
     if rows == 0:
-        raise InputError(f"holds no {problem.set_key}: a set needs at least one", source)
+        raise InputError(f"holds no {problem.instances.key}: a set needs at least one", source)
 
 
 def _keys(problem: InstanceProblem, table: pa.Table) -> np.ndarray:
     """Each row's identity: its id within its group (the problem's ``group_columns``), as a
     structured array; a null group value (the density of a given board) is -inf, equal to
     itself, where NaN would make every such row distinct."""
-    names = (*problem.group_columns, problem.id_column)
+    names = (*problem.instances.group_columns, problem.instances.id_column)
     fields = []
     for name in names:
         column = table.column(name)
@@ -165,8 +169,10 @@ def _distinct(problem: InstanceProblem, keys: np.ndarray, source: str) -> None:
     if same.size:
         i = int(same[0])
         first, second = sorted((int(order[i]), int(order[i + 1])))
-        ident = problem.id_column
-        group = ", ".join(f"{name} {_shown(ordered[i][name])}" for name in problem.group_columns)
+        ident = problem.instances.id_column
+        group = ", ".join(
+            f"{name} {_shown(ordered[i][name])}" for name in problem.instances.group_columns
+        )
         within = f" of the group {group}" if group else ""
         raise InputError(
             f"{ident} {int(ordered[i][ident])}{within} appears twice (rows "
@@ -183,7 +189,7 @@ def set_from_table(
     _not_empty(table.num_rows, problem, source)
     _distinct(problem, _keys(problem, table), source)
     return InputSet(
-        source, digest, table.num_rows, costs, memory, table=table, spec=problem.set_table
+        source, digest, table.num_rows, costs, memory, table=table, spec=problem.instances.table
     )
 
 
@@ -198,7 +204,7 @@ def set_from_text(problem: InstanceProblem, path: str, options: Mapping) -> Inpu
         )
     text = decode_text(data, path, f"{problem.name} seed-format text")
     try:
-        table = problem.read_text(text)
+        table = problem.seed_format.read(text)
     except FormatError as exc:
         raise InputError(exc.message, path, exc.line) from None
     return set_from_table(problem, table, path, hashlib.sha256(data).hexdigest(), options)
@@ -216,9 +222,9 @@ def load_set(problem: InstanceProblem, kind: str, path: str, options: Mapping) -
     except (OSError, pa.ArrowInvalid) as exc:
         raise InputError(f"cannot read Parquet: {exc}", path) from None
     schema = reader._file.schema_arrow
-    names = [c.name for c in problem.set_table.columns if c.name in schema.names]
+    names = [c.name for c in problem.instances.table.columns if c.name in schema.names]
     check_columns(
-        schema.empty_table(), problem.set_table, path, 0, f"{problem.name} {problem.set_key} set"
+        schema.empty_table(), problem.instances.table, path, 0, _set_words(problem)
     )  # columns and types, before any row
     ids, costs, memory = [], [], 0.0
     try:
@@ -238,5 +244,5 @@ def load_set(problem: InstanceProblem, kind: str, path: str, options: Mapping) -
         np.concatenate(costs),
         memory,
         stamp=stamp,
-        spec=problem.set_table,
+        spec=problem.instances.table,
     )

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import yaml
 
 from boardsweep import solvers
@@ -407,14 +406,14 @@ class Job:
             return self.problem.points(self.params, table)
         problem: InstanceProblem = self.problem  # type: ignore[assignment]
         source = self.source
-        options = {k: self.params[k] for k in problem.options.fields if k in self.params}
+        options = problem.option_values(self.params)
         return [
             problem.set_point(
                 source.digest,
                 source.rows,
                 float(source.costs.sum()),
                 options,
-                f"{Path(source.path).name} ({source.rows} {problem.set_key})",
+                f"{Path(source.path).name} ({source.rows} {problem.instances.key})",
                 source.cost_of,
                 table,
             )
@@ -527,29 +526,28 @@ def make_job(problem: Problem | str, name: str, raw: Mapping, ctx: Context, key:
         problem = solvers.get(problem)
     params = problem.check_params(raw, key, ctx)
     source = None
-    if isinstance(problem, InstanceProblem):
-        kind, value = params[problem.set_key]
-        options = {k: params[k] for k in problem.options.fields if k in params}
+    if problem.instances is not None:
+        key_name = problem.instances.key
+        kind, value = params[key_name]
+        options = problem.option_values(params)
         if kind in FILE_SOURCES:
             source = load_set(problem, kind, value, options)
         elif kind == EVERY:  # a count search over every instance: no per-instance options
             extra = [k for k in problem.options.fields if k in raw]
             if extra:
                 raise ParamError(
-                    f"'{extra[0]}' applies to {problem.set_key} solved one by "
-                    "one, not to {all: ...}",
+                    f"'{extra[0]}' applies to {key_name} solved one by one, not to {{all: ...}}",
                     (*key, extra[0]),
                 )
             try:
                 problem.exhaustive.check(value)
             except ParamError as exc:
-                raise exc.under(*key, problem.set_key, EVERY) from None
+                raise exc.under(*key, key_name, EVERY) from None
         else:  # generated: each group's shape must fit a worker's memory
-            for group in problem.points(params, problem.set_table.name):
-                columns = {c: np.array([group.params[c]]) for c in problem.cost_columns}
-                big = too_big(problem, columns, options)
+            for group in problem.points(params, problem.instances.table.name):
+                big = too_big(problem, problem.instances.shape([group]), options)
                 if big is not None:
-                    raise ParamError(big[1], (*key, problem.set_key, GENERATE))
+                    raise ParamError(big[1], (*key, key_name, GENERATE))
     return Job(name, problem, params, source=source)
 
 
@@ -561,7 +559,7 @@ def given_job(
     ``digest`` as a file's set is (:func:`make_job`'s path for ``{ingest: FILE}``)."""
     checked = problem.options.check(options, ()) if options else {}
     source = set_from_table(problem, table, origin, digest, checked)
-    return Job(name, problem, {**checked, problem.set_key: (GIVEN, None)}, source=source)
+    return Job(name, problem, {**checked, problem.instances.key: (GIVEN, None)}, source=source)
 
 
 def _check_name(raw: Mapping) -> str:
@@ -736,9 +734,9 @@ def _config(lines: _Lines, path: str, base: str, select: tuple[str, ...]) -> Con
         except ParamError as exc:
             raise fail(exc, f"{label}: ", "jobs", i) from None
         except InputError as exc:  # a set file: at a line of its own, or named at the job's
-            if exc.line is not None or not isinstance(problem, InstanceProblem):
+            if exc.line is not None or problem.instances is None:
                 raise
-            where = (problem.set_key, next(iter(own[problem.set_key])))
+            where = (problem.instances.key, next(iter(own[problem.instances.key])))
             raise InputError(
                 f"{label}: '{key_text(where)}': {exc}", path, lines.line(("jobs", i, *where))
             ) from None

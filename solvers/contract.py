@@ -8,7 +8,7 @@ registry line (or an entry point / ``BOARDSWEEP_PROBLEMS``, see the registry).
 
 What a problem declares
 -----------------------
-``name``, ``kind`` (``count`` or ``instance``), ``doc``;
+The core, which every problem has: ``name``, ``doc``;
 ``params``: a :class:`solvers.schema.Record` of the job's own keys (everything but ``name``
 and ``problem``), used alike by config files, the command line and Parquet sets;
 ``tables``: its output :class:`Table` s, one Arrow type per column;
@@ -16,12 +16,18 @@ and ``problem``), used alike by config files, the command line and Parquet sets;
 sources and of every module they import inside ``solvers`` or their own package, computed,
 never typed in (:mod:`solvers.identity`); results are keyed by it, so results of edited code
 are never reused;
-``solve`` (:class:`SolveCommand`: a count problem's ``boardsweep solve``; an instance
-problem's is read from its set and ``options``) and ``judge`` (:class:`Judge`): the command
-line's view;
-``report``: summary tables and figures over the published tables (:class:`Report`);
-``crosscheck`` (optional): a second, independent method for ``boardsweep verify``
-(:class:`Crosscheck`).
+``outputs``, ``points`` and ``compute`` (below).
+
+Everything else is an optional capability (:data:`CAPABILITIES`), each an object of its own:
+a solve command (:class:`SolveCommand`), an instance set (:class:`InstanceSet`), a seed text
+format from which ``judge`` is derived (:class:`SeedFormat`), a generator
+(:class:`Generator`), exhaustive enumeration (:class:`Exhaustive`), a summary
+(:class:`Summary`), a report (:class:`Report`, always called ``report(job, tables,
+related)``), a second method for ``boardsweep verify`` (:class:`Crosscheck`) and a warm-up.
+:class:`CountProblem` and :class:`InstanceProblem` build the core from their parts.
+
+This module is longer than most because it is the whole seam in one place: the types the
+pipeline may rely on, and nothing else.
 
 How the pipeline runs a job
 ---------------------------
@@ -72,8 +78,12 @@ __all__ = [
     "Point",
     "FormatError",
     "ParamError",
+    "CAPABILITIES",
     "SolveCommand",
-    "Judge",
+    "SeedFormat",
+    "InstanceSet",
+    "Generator",
+    "Summary",
     "Report",
     "Problem",
     "CountProblem",
@@ -93,7 +103,7 @@ __all__ = [
 ]
 
 COUNT_DIGITS = 38
-# The sources of an instance set, each named once: a job's ``{<set_key>: {<source>: ...}}``.
+# The sources of an instance set, each named once: a job's ``{<instances.key>: {<source>: ...}}``.
 INGEST = "ingest"  # a seed-format text file
 PARQUET = "parquet"  # a Parquet set file
 GENERATE = "generate"  # instances generated from their group's params and index
@@ -280,42 +290,130 @@ class Point:
         return canonical({"table": self.table, "params": self.params})
 
 
-# ----------------------------------------------------------------------------- command line
+# ----------------------------------------------------------------------------- capabilities
+# Each is optional: the pipeline offers what a problem has (a command, a set source, a table)
+# by whether the capability is there, never by the problem's name or kind.
+
+CAPABILITIES = {  # a problem's member -> the capability in words (messages, the manual)
+    "solve": "solve command",
+    "instances": "instance set",
+    "seed_format": "seed format",
+    "generator": "generator",
+    "exhaustive": "exhaustive enumeration",
+    "summary": "summary",
+    "report": "report",
+    "crosscheck": "second method",
+    "warm": "warm-up",
+}
 
 
 @dataclass(frozen=True)
 class SolveCommand:
-    """``boardsweep solve NAME ARGS...`` for a count problem.
+    """``boardsweep solve NAME ARGS...`` (and the API's ``count``) for a count problem.
 
     ``arguments``: ``(name, validator, help)`` per positional argument; ``job`` turns the
     checked arguments into the job's params; ``answer`` turns the merged main table into what
-    is printed on stdout.  ``extra``: ``(table, params key)`` pairs: ``--<table> PATH`` sets
-    ``params[key] = True`` and writes that table to PATH.  ``flags``: ``(name, params key,
-    help)``: ``--<name>`` sets ``params[key] = True`` (it may change ``answer``).
+    is printed on stdout, given the arguments and the job's flags.  Every :class:`Flag` field
+    of the problem's params is an option too: ``--<flag>``, or ``--<table> PATH`` for a flag
+    named after one of the problem's tables (it turns that table on and writes it to PATH).
     """
 
     arguments: tuple[tuple[str, Validator, str], ...]
     job: Callable[[Mapping[str, Any]], dict]
     answer: Callable[[pa.Table, Mapping[str, Any]], str]
-    extra: tuple[tuple[str, str], ...] = ()
-    flags: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
-class Judge:
-    """``boardsweep judge NAME``: the seed's input on stdin, its exact output on stdout.
+class SeedFormat:
+    """The seed's text format, from which ``boardsweep judge`` is derived (and, for an
+    instance problem, ``{ingest: FILE}`` and ``boardsweep ingest``).
 
     ``read(text)`` gives the job's params (a count problem) or the instance set as a table of
-    the problem's ``set_table`` schema (an instance problem), raising :class:`FormatError`;
-    ``write(tables, params, note)`` streams the output bytes from the merged tables (each an
-    iterator of record batches, in table order); ``note`` logs a line (an unsolvable case).
+    the set table's schema (an instance problem), raising :class:`FormatError`;
+    ``answer(tables, params, note)`` streams the seed's output bytes from the merged tables
+    (each an iterator of record batches, in table order); ``note`` logs a line (an unsolvable
+    case).  ``write(set)``: a set as seed text, the inverse of ``read`` (instance problems).
     """
 
     read: Callable[[str], dict | pa.Table]
-    write: Callable[
+    answer: Callable[
         [Mapping[str, Iterator[pa.RecordBatch]], Mapping[str, Any], Callable[[str], None]],
         Iterator[bytes],
     ]
+    write: Callable[[pa.Table], str] | None = None
+
+
+def _any_rows(rows: pa.Table) -> None:
+    """No check beyond the set table's column types."""
+
+
+@dataclass(frozen=True)
+class InstanceSet:
+    """The instances a problem answers one by one, and what the pipeline needs to plan them.
+
+    ``key``: the job's key that holds the set (``boards``); ``table``: the set's table, its
+    ids in ``id_column``, distinct within a group of equal ``group_columns`` values (a
+    generated set numbers each group's instances from 0, so a set of several groups reads
+    back as it was written); ``check(rows)``: checks beyond the column types
+    (:class:`ParamError` naming the instance).  ``costs(columns, options)`` estimates seconds
+    per instance from the set's ``cost_columns``; ``memory(columns, options)`` bounds the bytes
+    one instance needs to generate and solve (an instance over a worker's share of memory is
+    refused before anything is allocated).
+    """
+
+    key: str
+    table: Table
+    id_column: str
+    cost_columns: tuple[str, ...]
+    costs: Callable[[Mapping[str, np.ndarray], Mapping], np.ndarray]
+    memory: Callable[[Mapping[str, np.ndarray], Mapping], np.ndarray]
+    check: Callable[[pa.Table], None] = _any_rows
+    group_columns: tuple[str, ...] = ()
+
+    def shape(self, groups: Sequence[Point]) -> dict[str, np.ndarray]:
+        """The cost columns of generated groups, one value per group (a group's params hold
+        them): what ``costs`` and ``memory`` take."""
+        return {c: np.array([g.params[c] for g in groups]) for c in self.cost_columns}
+
+
+@dataclass(frozen=True)
+class Generator:
+    """``{generate: {...}}`` and ``boardsweep generate``: ``params`` are the keys,
+    ``groups(params)`` cuts them into points of the set table (one per shape), and
+    ``generate(point, lo, hi)`` makes instances ``lo..hi-1`` of a group, each a function of the
+    group's params and its index alone (a group's params include the set's cost columns)."""
+
+    params: Record
+    groups: Callable[[Mapping], list[Point]]
+    generate: Callable[[Point, int, int], pa.Table]
+
+
+@dataclass(frozen=True)
+class Exhaustive:
+    """A set source that stands for *every* instance of a shape, ``{all: {...}}``: a count
+    search whose output is a ``sum`` table (a histogram), not a row per instance.
+
+    ``params``: the keys of ``{all: {...}}``; ``table``: its ``sum`` table; ``points(params)``
+    its points of that table (their units fixed by the shape alone, as for a count problem);
+    ``compute(point, lo, hi)`` the rows of units ``lo..hi-1``; ``check(params)`` a ParamError
+    for a shape too large to search (None when it fits).
+    """
+
+    params: Record
+    table: Table
+    points: Callable[[Mapping], list[Point]]
+    compute: Callable[[Point, int, int], pa.Table]
+    check: Callable[[Mapping], None] = lambda params: None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """``keep: summary``: each task folds its instances' result rows, solved in chunks of
+    :data:`SUMMARY_CHUNK`, into rows of ``table`` (a ``sum`` table) with
+    ``summarize(chunks, options)``, so the output stays small whatever the set's size."""
+
+    table: Table
+    summarize: Callable[[Iterator[pa.Table], Mapping], pa.Table]
 
 
 @dataclass
@@ -357,10 +455,13 @@ class Crosscheck:
 
 @dataclass(frozen=True, kw_only=True)
 class Problem:
-    """What every problem declares (see the module docstring); subclasses add the kind's part.
+    """What every problem declares (see the module docstring): the core, then capabilities.
 
-    ``modules``: the modules (dotted names) whose import closure decides the output; the
-    problem's ``version`` is computed from their sources.
+    The core is ``name``, ``doc``, ``params``, ``tables``, ``modules`` (the modules, dotted
+    names, whose import closure decides the output: the problem's ``version`` is computed from
+    their sources), :meth:`outputs`, :meth:`points` and :meth:`compute`.  Every other member is
+    an optional capability (None: the problem has none), and the pipeline offers a command, a
+    set source or a table by whether the capability is there (:data:`CAPABILITIES`).
     """
 
     name: str
@@ -368,10 +469,12 @@ class Problem:
     params: Record
     tables: tuple[Table, ...]
     modules: tuple[str, ...]
+    solve: SolveCommand | None = None  # a count problem's ``boardsweep solve``
+    instances: InstanceSet | None = None  # answered instance by instance (InstanceProblem)
+    seed_format: SeedFormat | None = None  # ``judge`` (and, with instances, ``ingest``)
     report: Callable[..., Report] | None = None
     # report(job name, {table name: load(columns=None) -> pa.Table}, related) -> Report,
     # related = {other job of this problem: {table name: load}} (see Report)
-    judge: Judge | None = None
     warm: Callable[[], None] | tuple[Callable[[], None], ...] | None = None
     # the warm-up: one callable, or its steps in order (each loads, or on a machine's first
     # run compiles, some of the kernels; the pipeline counts them as it reports progress)
@@ -382,7 +485,11 @@ class Problem:
     # point's rows (a sum table: then lo, hi = 0, point.units).  None: no second method
     # for this point (too large, or its instances are not at hand).  Pure, like compute.
 
-    kind = "?"
+    def has(self, capability: str) -> bool:
+        """Whether the problem has ``capability`` (one of :data:`CAPABILITIES`)."""
+        if capability not in CAPABILITIES:
+            raise KeyError(f"no capability {capability!r}")
+        return getattr(self, capability, None) is not None
 
     @property
     def version(self) -> str:
@@ -435,19 +542,18 @@ class Problem:
 class CountProblem(Problem):
     """A problem answered by exhaustive counting over a parameter grid (N-queens).
 
-    ``solve`` says how ``boardsweep solve NAME ...`` reads its arguments.  ``outputs_of``,
-    ``points_of`` and ``compute_units`` implement :meth:`Problem.outputs`,
-    :meth:`Problem.points` and :meth:`Problem.compute`.
+    ``points_of`` and ``compute_units`` implement :meth:`Problem.points` and
+    :meth:`Problem.compute`; ``outputs_of`` :meth:`Problem.outputs` (default: the first
+    table alone).
     """
 
-    solve: SolveCommand
-    outputs_of: Callable[[Mapping], tuple[str, ...]]
     points_of: Callable[[Mapping, str], list[Point]]
     compute_units: Callable[[Point, int, int], pa.Table]
-
-    kind = "count"
+    outputs_of: Callable[[Mapping], tuple[str, ...]] | None = None
 
     def outputs(self, params):
+        if self.outputs_of is None:
+            return (self.tables[0].name,)
         return self.outputs_of(params)
 
     def points(self, params, table):
@@ -457,134 +563,97 @@ class CountProblem(Problem):
         return self.compute_units(point, lo, hi)
 
 
-@dataclass(frozen=True)
-class Exhaustive:
-    """A set source that stands for *every* instance of a shape, ``{all: {...}}``: a count
-    search whose output is a ``sum`` table (a histogram), not a row per instance.
-
-    ``params``: the keys of ``{all: {...}}``; ``table``: its ``sum`` table; ``points(params)``
-    its points of that table (their units fixed by the shape alone, as for a count problem);
-    ``compute(point, lo, hi)`` the rows of units ``lo..hi-1``; ``check(params)`` a ParamError
-    for a shape too large to search (None when it fits).
-    """
-
-    params: Record
-    table: Table
-    points: Callable[[Mapping], list[Point]]
-    compute: Callable[[Point, int, int], pa.Table]
-    check: Callable[[Mapping], None] = lambda params: None
-
-
 @dataclass(frozen=True, kw_only=True)
 class InstanceProblem(Problem):
     """A problem solved instance by instance over a set (walled boards, Slant puzzles).
 
-    A set is a table (``set_table``, its ids in ``id_column``) read from a Parquet file, from
-    seed-format text (``read_text``), or generated: ``generate_params`` are the keys of
-    ``{generate: {...}}``, ``groups(generate)`` cuts them into points of the set table (one
-    per board shape), and ``generate(point, lo, hi)`` makes instances ``lo..hi-1`` of a group,
-    each a function of the group's params and its index alone (a group's params include
-    its ``cost_columns``, e.g. rows and cols).  ``check_set(rows)`` checks a
-    set's rows beyond their column types (``ParamError`` naming the instance);
-    ``solve_rows(rows, options)`` answers them as rows of ``result``; ``costs(columns, options)``
-    estimates seconds per instance from the ``cost_columns`` of the set, and
-    ``memory(columns, options)`` bounds the bytes one instance needs to generate and solve
-    (an instance over a worker's share of memory is refused before anything is allocated).
-    Ids are distinct within a group of equal ``group_columns`` values (a generated set numbers
-    each group's instances from 0), so a set of several groups reads back as it was written.
+    Required: ``instances`` (:class:`InstanceSet`), ``result`` (the table of answers) and
+    ``solve_rows(rows, options)``, which answers rows of the set table as rows of ``result``;
+    ``options`` (default none) are the problem's own keys, e.g. ``counts`` (its
+    ``check_all`` checks them together, in a job as on the command line).  ``params`` and
+    ``tables`` are built from these and the capabilities.
 
-    The job's params are ``{<set_key>: {ingest: FILE} | {parquet: FILE} | {generate: {...}},
-    **options}`` (``options``: the problem's own keys, e.g. ``counts``; its ``check_all``
-    checks them together, in a job as on the command line).  A problem with
-    ``exhaustive`` (:class:`Exhaustive`) also takes ``{<set_key>: {all: {...}}}``: every
-    instance of a shape, searched as a count problem into ``exhaustive.table``.  A problem
-    with a ``summary`` table (a ``sum`` table) also takes ``keep: summary`` (the option
-    ``keep``, default ``<set_key>``: a row per instance): each task folds its instances'
-    result rows, solved in chunks of :data:`SUMMARY_CHUNK`, into summary rows with
-    ``summarize(chunks, options)``, so the output stays small whatever the set's size.
+    The job's params are ``{<key>: SOURCE, **options}``, ``<key>`` being
+    ``instances.key``.  A set is read from ``{parquet: FILE}`` always; from ``{ingest: FILE}``
+    with a ``seed_format``; it is made by ``{generate: {...}}`` with a ``generator``
+    (:class:`Generator`); ``{all: {...}}``, every instance of a shape searched as a count
+    problem into ``exhaustive.table``, comes with ``exhaustive`` (:class:`Exhaustive`); and
+    ``keep: summary`` (the option ``keep``, default ``<key>``: a row per instance; a name
+    reserved for it) with a ``summary`` (:class:`Summary`).
     """
 
-    set_key: str
-    set_table: Table
-    id_column: str
+    instances: InstanceSet = field()  # required here (field(): not the base's None)
     result: Table
-    options: Record
-    generate_params: Record
-    groups: Callable[[Mapping], list[Point]]
-    generate: Callable[[Point, int, int], pa.Table]
-    check_set: Callable[[pa.Table], None]
     solve_rows: Callable[[pa.Table, Mapping], pa.Table]
-    costs: Callable[[Mapping[str, np.ndarray], Mapping], np.ndarray]
-    cost_columns: tuple[str, ...]
-    read_text: Callable[[str], pa.Table]
-    write_text: Callable[[pa.Table], str]
-    memory: Callable[[Mapping[str, np.ndarray], Mapping], np.ndarray]
-    group_columns: tuple[str, ...] = ()  # an id is unique within a group of these values
+    options: Record = field(default_factory=lambda: Record({}, "no options"))
+    generator: Generator | None = None
     exhaustive: Exhaustive | None = None
-    summary: Table | None = None
-    summarize: Callable[[Iterator[pa.Table], Mapping], pa.Table] | None = None
+    summary: Summary | None = None
 
-    kind = "instance"
-    params: Record = None  # built from set_key, options and generate_params
+    params: Record = None  # built from instances.key, options and the set sources
     tables: tuple[Table, ...] = ()
 
     def __post_init__(self) -> None:
-        sources = {
-            INGEST: FilePath("a seed-format text file"),
-            PARQUET: FilePath("a Parquet set file"),
-            GENERATE: self.generate_params,
-        }
+        key = self.instances.key
+        sources: dict[str, Validator] = {}
+        if self.seed_format is not None:
+            sources[INGEST] = FilePath("a seed-format text file")
+        sources[PARQUET] = FilePath("a Parquet set file")
+        if self.generator is not None:
+            sources[GENERATE] = self.generator.params
         if self.exhaustive is not None:
             sources[EVERY] = self.exhaustive.params
-        source = OneOf(sources)
         fields = {
-            self.set_key: Field(
-                source, required=True, doc=f"the {self.set_key}: " + ", ".join(sources)
-            )
+            key: Field(OneOf(sources), required=True, doc=f"the {key}: " + ", ".join(sources))
         }
+        # ``keep`` is the summary's option, added here: a copy made without the summary
+        # (dataclasses.replace) drops the one its original added
+        own = {k: f for k, f in self.options.fields.items() if k != "keep"}
         if self.summary is not None:
-            keep = Field(
-                Choice((self.set_key, "summary")),
-                default=self.set_key,
-                doc=f"{self.set_key}: a row of {self.result.name} per instance; "
-                f"summary: the histograms of {self.summary.name} per group",
+            own["keep"] = Field(
+                Choice((key, "summary")),
+                default=key,
+                doc=f"{key}: a row of {self.result.name} per instance; "
+                f"summary: the histograms of {self.summary.table.name} per group",
             )
-            options = Record(
-                {**self.options.fields, "keep": keep}, self.options.what, self.options.check_all
-            )
-            object.__setattr__(self, "options", options)
-        fields.update(self.options.fields)
+        options = Record(own, self.options.what, self.options.check_all)
+        object.__setattr__(self, "options", options)
+        fields.update(options.fields)
         params = Record(fields, f"an {self.name} job", self.options.check_all)
         object.__setattr__(self, "params", params)
-        tables = (self.result, self.set_table)
+        tables = (self.result, self.instances.table)
         if self.exhaustive is not None:
             tables += (self.exhaustive.table,)
         if self.summary is not None:
-            tables += (self.summary,)
+            tables += (self.summary.table,)
         object.__setattr__(self, "tables", tables)
 
     def outputs(self, params):
-        if params[self.set_key][0] == EVERY:
+        if params[self.instances.key][0] == EVERY:
             return (self.exhaustive.table.name,)
         if params.get("keep") == "summary":
-            return (self.summary.name,)
+            return (self.summary.table.name,)
         return (self.result.name,)
 
+    def option_values(self, params: Mapping) -> dict:
+        """The problem's own options among a job's params (what solving depends on)."""
+        return {k: params[k] for k in self.options.fields if k in params}
+
     def points(self, params, table):
-        kind, source = params[self.set_key]
+        kind, source = params[self.instances.key]
         if kind == EVERY:
             return self.exhaustive.points(source)
         if kind != GENERATE:
             raise ValueError("points of a set read from a file come from set_point()")
-        groups = self.groups(source)
-        if table == self.set_table.name:
+        groups = self.generator.groups(source)
+        if table == self.instances.table.name:
             return groups
-        options = {k: params[k] for k in self.options.fields if k in params}
+        options = self.option_values(params)
         return [self._solving(g, options, table) for g in groups]
 
     def _solving(self, group: Point, options: Mapping, table: str) -> Point:
         """The point of ``table`` (result or summary) that solves a generated group."""
-        per = float(self.costs(self._shape(group), options)[0])
+        per = float(self.instances.costs(self.instances.shape([group]), options)[0])
         return Point(
             table,
             {GENERATE: group.params, "options": dict(options)},
@@ -592,10 +661,6 @@ class InstanceProblem(Problem):
             per * group.units,
             group.label,
         )
-
-    def _shape(self, group: Point) -> dict[str, np.ndarray]:
-        """The cost columns of a generated group's instances (a group's params hold them)."""
-        return {c: np.array([group.params[c]]) for c in self.cost_columns}
 
     def set_point(
         self,
@@ -621,19 +686,19 @@ class InstanceProblem(Problem):
     def compute(self, point, lo, hi, rows=None):
         if self.exhaustive is not None and point.table == self.exhaustive.table.name:
             return self.exhaustive.compute(point, lo, hi)
-        if point.table == self.set_table.name:
-            return self.generate(point, lo, hi)
+        if point.table == self.instances.table.name:
+            return self.generator.generate(point, lo, hi)
         options = point.params["options"]
-        if self.summary is not None and point.table == self.summary.name:
-            return self.summarize(self._solved(point, lo, hi, rows, options), options)
+        if self.summary is not None and point.table == self.summary.table.name:
+            return self.summary.summarize(self._solved(point, lo, hi, rows, options), options)
         if rows is None:
             rows = self._generated(point, lo, hi)
         return self.solve_rows(rows, options)
 
     def _generated(self, point: Point, lo: int, hi: int) -> pa.Table:
         """Instances ``lo..hi-1`` of the generated group a solving point stands for."""
-        return self.generate(
-            Point(self.set_table.name, point.params[GENERATE], point.units, 0.0, point.label),
+        return self.generator.generate(
+            Point(self.instances.table.name, point.params[GENERATE], point.units, 0.0, point.label),
             lo,
             hi,
         )

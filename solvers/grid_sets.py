@@ -8,7 +8,7 @@ codes, flat.  A :class:`GridSet` describes one problem's grids (names, alphabet,
 its messages) and does for it what both problems do alike: the id column, the conversions
 between set tables and batches, the set checks with their messages, the generator's batch,
 and the seed-format tails (a set table from what a reader found, its grids back as rows of
-text).  The helpers below it parse what the seed formats share: numbered lines, size lines
+text).  The helpers below it parse what the seed formats share: size lines
 (``n`` for a square, or ``rows cols``), the generated shapes and their parameters.
 """
 
@@ -27,7 +27,6 @@ from .schema import Field, Integer, IntegerSet, ParamError
 __all__ = [
     "GridSet",
     "ints",
-    "numbered",
     "size_numbers",
     "shape",
     "fits",
@@ -189,11 +188,6 @@ def ints(table: pa.Table, name: str, dtype: type) -> np.ndarray:
     return np.asarray(column.to_numpy(), dtype=dtype)
 
 
-def numbered(lines: Sequence[str]) -> list[tuple[int, str]]:
-    """The non-blank lines, stripped, with their 1-based line numbers."""
-    return [(number, line.strip()) for number, line in enumerate(lines, 1) if line.strip()]
-
-
 def size_numbers(line: str) -> list[int] | None:
     """The one or two integers of a size line, or None when it holds anything else."""
     parts = line.split()
@@ -210,8 +204,8 @@ def shape(values: Sequence[int]) -> tuple[int, int]:
 
 
 def fits(rows: int, cols: int) -> bool:
-    """Whether a ``rows`` x ``cols`` grid has at most 2**31 - 1 cells."""
-    return rows * cols < 2**31
+    """Whether a ``rows`` x ``cols`` grid has at most :data:`gridtext.MOST_CELLS` cells."""
+    return rows * cols <= gridtext.MOST_CELLS
 
 
 def first_outside(row: str, chars: str) -> tuple[int, str] | None:

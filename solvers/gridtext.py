@@ -13,6 +13,7 @@ under 2**31 bytes (one instance never needs more: a grid has fewer than 2**31 ce
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -20,6 +21,8 @@ import pyarrow as pa
 
 __all__ = [
     "MOST_BYTES",
+    "MOST_CELLS",
+    "numbered",
     "chunk_ranges",
     "strings",
     "int32_lists",
@@ -33,7 +36,13 @@ __all__ = [
 ]
 
 MOST_BYTES = 2**31 - 1  # the most data one chunk of a 32-bit-offset Arrow array may hold
+MOST_CELLS = 2**31 - 1  # the most cells one grid may have (its text fits one such chunk)
 _BAD = -128  # lookup value of a character outside the alphabet
+
+
+def numbered(lines: Sequence[str]) -> list[tuple[int, str]]:
+    """The non-blank lines, stripped, with their 1-based line numbers (the seed formats')."""
+    return [(number, line.strip()) for number, line in enumerate(lines, 1) if line.strip()]
 
 
 def chunk_ranges(offsets: np.ndarray, most: int = MOST_BYTES) -> list[tuple[int, int]]:
@@ -147,13 +156,13 @@ def first_bad_grid(
     rows: np.ndarray, cols: np.ndarray, lengths: np.ndarray, expected: np.ndarray, bad_row: int
 ) -> tuple[int, int] | None:
     """The first bad row of a set and why (:data:`SIZE`: rows or cols < 1; :data:`LARGE`:
-    2**31 cells or more; :data:`CHAR`: ``bad_row`` holds a character outside the alphabet;
-    :data:`LENGTH`: ``lengths != expected``), or None; a row bad in several ways gives the
-    first reason of that order."""
+    more than :data:`MOST_CELLS` cells; :data:`CHAR`: ``bad_row`` holds a character outside
+    the alphabet; :data:`LENGTH`: ``lengths != expected``), or None; a row bad in several ways
+    gives the first reason of that order."""
     rows = np.asarray(rows, dtype=np.int64)
     cols = np.asarray(cols, dtype=np.int64)
     small = (rows < 1) | (cols < 1)
-    large = ~small & (rows * cols >= 2**31)
+    large = ~small & (rows * cols > MOST_CELLS)
     wrong = ~small & ~large & (np.asarray(lengths) != np.asarray(expected))
     found = []
     for reason, mask in ((SIZE, small), (LARGE, large), (LENGTH, wrong)):  # CHAR: bad_row

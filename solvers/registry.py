@@ -98,6 +98,7 @@ def get(name: str) -> Problem:
     return known[name]
 
 
-def names(kind: str | None = None) -> list[str]:
-    """The registered problem names, sorted, optionally only those of one kind."""
-    return sorted(n for n, p in problems().items() if kind in (None, p.kind))
+def names(capability: str | None = None) -> list[str]:
+    """The registered problem names, sorted; only those with ``capability`` when given (a
+    member named in :data:`solvers.contract.CAPABILITIES`)."""
+    return sorted(n for n, p in problems().items() if capability is None or p.has(capability))

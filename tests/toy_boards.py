@@ -8,7 +8,9 @@ it by brute force, row by row, and counts the placements that reach it.
 It proves the instance side of the contract as :mod:`tests.toy_rooks` proves the count side:
 registered through ``BOARDSWEEP_PROBLEMS=tests.toy_boards``, it runs through ``boardsweep run``
 (generated and ingested sets), ``solve``, ``generate``, ``judge`` and ``report`` with no line of
-``pipeline/`` knowing it.
+``pipeline/`` knowing it.  It declares what every instance problem must (its instance set,
+its result table and ``solve_rows``) and three capabilities: a generator, a seed format (from
+which ``judge`` and ``{ingest: FILE}`` follow) and a report.
 
 Seed format: a line with the number of boards, then per board a line ``rows cols`` and its
 ``rows`` lines of cells.  Output (judge): a line ``most placements`` per board.
@@ -25,11 +27,13 @@ import pyarrow as pa
 from boardsweep.solvers.contract import (
     Column,
     FormatError,
+    Generator,
     InstanceProblem,
-    Judge,
+    InstanceSet,
     ParamError,
     Point,
     Report,
+    SeedFormat,
     Table,
     count_arrays,
     count_columns,
@@ -214,29 +218,30 @@ PROBLEM = InstanceProblem(
     name="toy_boards",
     doc="the most rooks on small open boards, by brute force (a test's toy problem)",
     modules=(__name__,),
-    set_key="boards",
-    set_table=BOARDS,
-    id_column="board_id",
-    result=MOST,
-    options=Record({}, "toy_boards options"),
-    generate_params=Record(
-        {
-            "n": Field(IntegerSet(1, MAX_SIDE), required=True, doc="board sides"),
-            "count": Field(Integer(1, 10**6), required=True, doc="boards per side"),
-            "seed": Field(Integer(0, 2**31 - 1), default=0, doc="the random seed"),
-        },
-        "a mapping with n, count (and seed)",
+    instances=InstanceSet(
+        key="boards",
+        table=BOARDS,
+        id_column="board_id",
+        cost_columns=("rows", "cols"),
+        costs=lambda columns, options: _flat(columns, 1e-5),
+        memory=lambda columns, options: _flat(columns, 1e3),
+        check=_check_set,
+        group_columns=("rows", "cols"),
     ),
-    groups=_groups,
-    generate=_generate,
-    check_set=_check_set,
+    result=MOST,
     solve_rows=_solve_rows,
-    costs=lambda columns, options: _flat(columns, 1e-5),
-    cost_columns=("rows", "cols"),
-    memory=lambda columns, options: _flat(columns, 1e3),
-    group_columns=("rows", "cols"),
-    read_text=_read,
-    write_text=_write,
-    judge=Judge(_read, _judge_write),
+    generator=Generator(
+        Record(
+            {
+                "n": Field(IntegerSet(1, MAX_SIDE), required=True, doc="board sides"),
+                "count": Field(Integer(1, 10**6), required=True, doc="boards per side"),
+                "seed": Field(Integer(0, 2**31 - 1), default=0, doc="the random seed"),
+            },
+            "a mapping with n, count (and seed)",
+        ),
+        _groups,
+        _generate,
+    ),
+    seed_format=SeedFormat(_read, _judge_write, _write),
     report=_report,
 )

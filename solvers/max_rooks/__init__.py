@@ -57,8 +57,16 @@ import numpy as np
 import pyarrow as pa
 from numba import njit
 
-from .. import grid_sets
-from ..contract import Crosscheck, InstanceProblem, Judge, Point
+from .. import grid_sets, gridtext
+from ..contract import (
+    Crosscheck,
+    Generator,
+    InstanceProblem,
+    InstanceSet,
+    Point,
+    SeedFormat,
+    Summary,
+)
 from ..schema import Field, Flag, Integer, Number, NumberSet, ParamError, Record
 from . import format as text_format
 from .count import LAYER_WORDS, MAX_SLOTS, count_batch, limbs_to_int
@@ -172,7 +180,7 @@ def check_batch(batch: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     if k and (rows.min() < 1 or cols.min() < 1):
         b = int(np.flatnonzero((rows < 1) | (cols < 1))[0])
         raise ParamError(f"board {out['board_id'][b]}: rows and cols must be >= 1")
-    if k and (rows * cols).max() >= 2**31:
+    if k and (rows * cols).max() > gridtext.MOST_CELLS:
         raise ParamError("a board may have at most 2**31 - 1 cells")
     sizes = np.diff(out["offsets"])
     if k and out["offsets"][0] != 0:
@@ -588,10 +596,18 @@ PROBLEM = InstanceProblem(
     doc="the most rooks no two of which attack each other on walled boards (UVa 639 / POJ "
     "1315), with exact placement counts",
     modules=(__name__,),
-    set_key="boards",
-    set_table=BOARDS,
-    id_column="board_id",
+    instances=InstanceSet(
+        key="boards",
+        table=BOARDS,
+        id_column="board_id",
+        cost_columns=("rows", "cols"),
+        costs=_costs,
+        memory=_memory,
+        check=_check_set,
+        group_columns=("rows", "cols", "density"),
+    ),
     result=MAXIMA,
+    solve_rows=_solve_rows,
     options=Record(
         {
             "counts": Field(
@@ -609,34 +625,27 @@ PROBLEM = InstanceProblem(
         "max_rooks options",
         _check_options,
     ),
-    generate_params=Record(
-        {
-            **grid_sets.side_fields("board", MAX_SIDE),
-            "density": Field(
-                NumberSet(_DENSITY.lo, _DENSITY.hi),
-                required=True,
-                doc="wall densities: each cell is a wall with this probability",
-            ),
-            **grid_sets.count_seed_fields(
-                "board", "(rows, n, density) group", "seed, rows, n, density, index"
-            ),
-        },
-        "a mapping with n, density, count, seed (and rows)",
+    generator=Generator(
+        params=Record(
+            {
+                **grid_sets.side_fields("board", MAX_SIDE),
+                "density": Field(
+                    NumberSet(_DENSITY.lo, _DENSITY.hi),
+                    required=True,
+                    doc="wall densities: each cell is a wall with this probability",
+                ),
+                **grid_sets.count_seed_fields(
+                    "board", "(rows, n, density) group", "seed, rows, n, density, index"
+                ),
+            },
+            "a mapping with n, density, count, seed (and rows)",
+        ),
+        groups=_groups,
+        generate=_generate,
     ),
-    groups=_groups,
-    generate=_generate,
-    check_set=_check_set,
-    solve_rows=_solve_rows,
-    costs=_costs,
-    memory=_memory,
-    group_columns=("rows", "cols", "density"),
     exhaustive=EXHAUSTIVE,
-    summary=SUMMARY,
-    summarize=summarize,
-    cost_columns=("rows", "cols"),
-    read_text=text_format.read,
-    write_text=text_format.write,
-    judge=Judge(text_format.read, _judge_write),
+    summary=Summary(SUMMARY, summarize),
+    seed_format=SeedFormat(text_format.read, _judge_write, text_format.write),
     report=report,
     warm=(_warm_generate, _warm_match, _warm_count),
     crosscheck=crosscheck,

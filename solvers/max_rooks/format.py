@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 import pyarrow as pa
 
-from .. import grid_sets
+from .. import grid_sets, gridtext
 from ..contract import FormatError
 from .tables import BOARDS, CELL_CHARS, GRID
 
@@ -68,7 +68,7 @@ def read(text: str) -> pa.Table:
     """A seed-format board file as a ``boards`` table (ids 0, 1, ... in file order, density
     null); :class:`FormatError` names the line at fault."""
     every = text.splitlines()
-    lines = grid_sets.numbered(every)
+    lines = gridtext.numbered(every)
     last = max(len(every), 1)  # where an early end of input is reported
     sizes: list[tuple[int, int]] = []
     cells: list[str] = []

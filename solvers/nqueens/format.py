@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..contract import FormatError
+from ..gridtext import numbered
 
 __all__ = ["parse", "render", "MAX_JUDGE_N"]
 
@@ -18,7 +19,7 @@ MAX_JUDGE_N = 32
 
 def parse(text: str) -> int:
     """Read the board size n from the seed's input (one integer; blank lines around it ignored)."""
-    lines = [(i, line.strip()) for i, line in enumerate(text.splitlines(), 1) if line.strip()]
+    lines = numbered(text.splitlines())
     if not lines:
         raise FormatError("expected one integer n (the board size), found no input")
     number, first = lines[0]

@@ -41,7 +41,14 @@ import numpy as np
 import pyarrow as pa
 
 from .. import grid_sets
-from ..contract import Crosscheck, InstanceProblem, Judge, Point
+from ..contract import (
+    Crosscheck,
+    Generator,
+    InstanceProblem,
+    InstanceSet,
+    Point,
+    SeedFormat,
+)
 from ..schema import Choice, Field, ParamError, Record
 from . import format as text_format
 from .clock import tick_rate
@@ -455,38 +462,39 @@ PROBLEM = InstanceProblem(
     doc="Slant (Gokigen Naname, UVa 11694): a slash in every cell, clues hold, no loop; "
     "each puzzle's verdict (unique, multiple, none) and a solution",
     modules=(__name__,),
-    set_key="puzzles",
-    set_table=PUZZLES,
-    id_column="puzzle_id",
-    result=SLANT,
-    options=Record({}, "slant options"),
-    generate_params=Record(
-        {
-            **grid_sets.side_fields("puzzle", MAX_SIDE),
-            **grid_sets.count_seed_fields(
-                "puzzle", "(rows, n) size", "seed, rows, n, difficulty, index"
-            ),
-            "difficulty": Field(
-                Choice(LEVELS),
-                doc="easy or hard, Simon Tatham's levels: easy puzzles fall to his "
-                "easy deductions alone, hard ones need his harder ones (never "
-                "a guess); absent: minimal unique puzzles",
-            ),
-        },
-        "a mapping with n, count, seed (and rows, difficulty)",
-        check_all=_check_generate,
+    instances=InstanceSet(
+        key="puzzles",
+        table=PUZZLES,
+        id_column="puzzle_id",
+        cost_columns=("rows", "cols"),
+        costs=_costs,
+        memory=_memory,
+        check=GRID.check,
+        group_columns=("rows", "cols"),
     ),
-    groups=_groups,
-    generate=_generate,
-    check_set=GRID.check,
+    result=SLANT,
     solve_rows=_solve_rows,
-    costs=_costs,
-    memory=_memory,
-    group_columns=("rows", "cols"),
-    cost_columns=("rows", "cols"),
-    read_text=text_format.read,
-    write_text=text_format.write,
-    judge=Judge(text_format.read, _judge_write),
+    generator=Generator(
+        params=Record(
+            {
+                **grid_sets.side_fields("puzzle", MAX_SIDE),
+                **grid_sets.count_seed_fields(
+                    "puzzle", "(rows, n) size", "seed, rows, n, difficulty, index"
+                ),
+                "difficulty": Field(
+                    Choice(LEVELS),
+                    doc="easy or hard, Simon Tatham's levels: easy puzzles fall to his "
+                    "easy deductions alone, hard ones need his harder ones (never "
+                    "a guess); absent: minimal unique puzzles",
+                ),
+            },
+            "a mapping with n, count, seed (and rows, difficulty)",
+            check_all=_check_generate,
+        ),
+        groups=_groups,
+        generate=_generate,
+    ),
+    seed_format=SeedFormat(text_format.read, _judge_write, text_format.write),
     report=report,
     warm=_warm,
     crosscheck=crosscheck,

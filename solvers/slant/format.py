@@ -24,7 +24,7 @@ import re
 
 import pyarrow as pa
 
-from .. import grid_sets
+from .. import grid_sets, gridtext
 from ..contract import FormatError
 from .tables import CLUE_CHARS, GRID, PUZZLES
 
@@ -94,7 +94,7 @@ def _clue_row(line: tuple[int, str], width: int, case: int) -> str:
 def read(text: str) -> pa.Table:
     """Seed-format text as a ``puzzles`` table (ids 0, 1, ... in file order);
     :class:`FormatError` names the line at fault."""
-    lines = grid_sets.numbered(text.splitlines())
+    lines = gridtext.numbered(text.splitlines())
     if not lines:
         raise FormatError("empty input: expected the number of cases T", None)
     total = _count(lines[0])

@@ -48,7 +48,7 @@ def test_solve_takes_a_path_a_dataframe_or_a_table():
     boards = from_path[["board_id", "rows", "cols"]]
     from boardsweep.solvers import get
 
-    text_table = get("max_rooks").read_text(sample.read_text())
+    text_table = get("max_rooks").seed_format.read(sample.read_text())
     from_frame = boardsweep.solve("max_rooks", text_table.to_pandas(), counts=True)
     assert from_frame["max_rooks"].tolist() == [5, 1, 5, 2, 4]
     assert from_frame["placements_text"].notna().all()
@@ -98,7 +98,7 @@ def test_bad_input_raises_with_the_command_lines_text(tmp_path, monkeypatch):
         r"integer",
     ):
         boardsweep.run({"jobs": [{"name": "q", "problem": "nqueens", "n": "x"}]})
-    with pytest.raises(InputError, match="nqueens is a count problem"):
+    with pytest.raises(InputError, match="nqueens has no instance set"):
         boardsweep.solve("nqueens", "x.txt")
     with pytest.raises(InputError, match="no such results folder"):
         boardsweep.load("nowhere")

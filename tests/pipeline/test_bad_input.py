@@ -1770,7 +1770,7 @@ CASES = {
         "-o",
         "{tmp}/out.parquet",
         files={"n.txt": "4\n"},
-        line=f"{ERROR}nqueens is a count problem: expected one of max_rooks, slant",
+        line=f"{ERROR}nqueens has no instance set (problems with one: max_rooks, slant)",
     ),
     "solve-board-file-missing": command(
         "solve",

@@ -69,8 +69,8 @@ def test_generated_job_on_a_cluster_equals_the_solver_called_directly(tmp_path, 
             part = table.filter(
                 (table["rows"].to_numpy() == n) & (table["density"].to_numpy() == density)
             )
-            batch = ROOKS.generate(
-                ROOKS.groups(
+            batch = ROOKS.generator.generate(
+                ROOKS.generator.groups(
                     ROOKS.check_params(
                         {"boards": {"generate": {**GENERATE, "n": n, "density": density}}}
                     )["boards"][1]

@@ -37,11 +37,11 @@ def boards_of(params: dict) -> dict[tuple, str]:
 
 
 def test_declarations():
-    assert isinstance(P, InstanceProblem) and P.kind == "instance" and P.name == "max_rooks"
+    assert isinstance(P, InstanceProblem) and P.instances is not None and P.name == "max_rooks"
     assert P.modules == ("boardsweep.solvers.max_rooks",) and len(P.version) == 16
     assert [t.name for t in P.tables] == ["maxima", "boards", "distribution", "summary"]
     assert P.outputs(job({"n": 4, "density": 0.1, "count": 1, "seed": 0})) == ("maxima",)
-    boards = P.set_table.compute_schema()
+    boards = P.instances.table.compute_schema()
     assert [(f.name, str(f.type), f.nullable) for f in boards] == [
         ("board_id", "int64", False),
         ("rows", "int32", False),
@@ -69,7 +69,7 @@ def test_declarations():
     assert maxima.field("count_status").nullable and maxima.field("count_memory").nullable
     assert maxima.field("placement").type == pa.list_(pa.int32())
     assert maxima.field("max_placements").type == pa.decimal128(38, 0)
-    assert P.cost_columns == ("rows", "cols") and P.id_column == "board_id"
+    assert P.instances.cost_columns == ("rows", "cols") and P.instances.id_column == "board_id"
     assert set(P.params.fields) == {"boards", "counts", "count_mib", "keep"}
     assert job({"n": 4, "density": 0.1, "count": 1, "seed": 0})["counts"] is False
 
@@ -121,7 +121,7 @@ def test_set_table_splits_and_densities():
     whole = run_in_process(P, params, None)
     assert set(whole) == {"maxima"}  # a job writes its results only
     table = boards_table(params)
-    assert table.schema.equals(P.set_table.compute_schema())
+    assert table.schema.equals(P.instances.table.compute_schema())
     assert table.column("density").to_pylist() == [0.0] * 40 + [0.3] * 40 + [1.0] * 40
     cells = table.column("cells").to_pylist()
     assert set("".join(cells[:40])) == {"."} and set("".join(cells[80:])) == {"X"}
@@ -186,8 +186,8 @@ def sample() -> str:
 
 @pytest.mark.parametrize("counts", [False, True])
 def test_seed_sample_through_the_contract(counts):
-    table = P.read_text(sample())
-    P.check_set(table)
+    table = P.seed_format.read(sample())
+    P.instances.check(table)
     params = job(counts=counts)
     maxima = run_in_process(P, params, random.Random(4), rows=table)["maxima"]
     assert maxima.column("max_rooks").to_pylist() == [5, 1, 5, 2, 4]
@@ -199,18 +199,18 @@ def test_seed_sample_through_the_contract(counts):
     else:
         assert maxima.column("placements").null_count == 5
     assert run_in_process(P, params, None, rows=table)["maxima"].equals(maxima)
-    assert P.write_text(table) == sample()
+    assert P.seed_format.write(table) == sample()
 
 
 def test_judge_byte_for_byte():
     expected = (DATA / "max_rooks_sample.out").read_bytes()
-    table = P.judge.read(sample())
+    table = P.seed_format.read(sample())
     params = job()
     maxima = run_in_process(P, params, random.Random(1), rows=table)["maxima"]
     notes: list[str] = []
     for size in (1, 2, 100):
         out = b"".join(
-            P.judge.write(
+            P.seed_format.answer(
                 {"maxima": iter(maxima.to_batches(max_chunksize=size))}, params, notes.append
             )
         )
@@ -220,7 +220,7 @@ def test_judge_byte_for_byte():
 
 def test_text_round_trip_of_generated_boards():
     table = boards_table(job({"n": [3, 5], "rows": [2, 5], "density": 0.4, "count": 3, "seed": 8}))
-    again = P.read_text(P.write_text(table))
+    again = P.seed_format.read(P.seed_format.write(table))
     assert again.column("cells").equals(table.column("cells"))
     assert again.column("board_id").to_pylist() == list(range(12))
 
@@ -235,7 +235,7 @@ def bad_set(**change) -> pa.Table:
         "cells": ["..X.", ".X.X.X.X.", "XX.."],
     }
     columns.update(change)
-    return pa.table(columns, schema=P.set_table.compute_schema())
+    return pa.table(columns, schema=P.instances.table.compute_schema())
 
 
 @pytest.mark.parametrize(
@@ -262,20 +262,20 @@ def bad_set(**change) -> pa.Table:
     ],
 )
 def test_check_set_names_the_board(change, message):
-    P.check_set(bad_set())
+    P.instances.check(bad_set())
     with pytest.raises(ParamError, match=message):
-        P.check_set(bad_set(**change))
+        P.instances.check(bad_set(**change))
 
 
 def test_check_set_reports_the_first_bad_board():
     table = bad_set(rows=[2, 3, 0], cells=["..X.", ".X.X.X.X.X", "XX.."])
     with pytest.raises(ParamError, match="board 7: 10 cells"):
-        P.check_set(table)
+        P.instances.check(table)
     both = pa.concat_tables([bad_set(), bad_set(board_id=[1, 2, 3], cells=["..X.", "?" * 9, ""])])
     for table in (both, both.combine_chunks()):  # chunked, and a slice with an offset
         with pytest.raises(ParamError, match="board 2: cells may hold only .* not '\\?'"):
-            P.check_set(table.slice(3, 3))
-        P.check_set(table.slice(0, 3))
+            P.instances.check(table.slice(3, 3))
+        P.instances.check(table.slice(0, 3))
         assert mr.table_to_batch(table.slice(1, 3))["offsets"].tolist() == [0, 9, 13, 17]
     with pytest.raises(ParamError, match="board 9: cells may hold only"):
         mr.table_to_batch(bad_set(cells=["..X.", ".X.X.X.X.", "XX.?"]))
@@ -284,10 +284,12 @@ def test_check_set_reports_the_first_bad_board():
 def test_costs():
     options = {"counts": False}
     rows = np.array([1, 8, 3000, 46340], dtype=np.int32)
-    cost = P.costs({"rows": rows, "cols": rows}, options)
+    cost = P.instances.costs({"rows": rows, "cols": rows}, options)
     assert cost.dtype == np.float64 and np.isfinite(cost).all() and (np.diff(cost) > 0).all()
-    counted = P.costs({"rows": rows[:2], "cols": np.array([30, 30])}, {"counts": True})
-    assert (counted > P.costs({"rows": rows[:2], "cols": np.array([30, 30])}, options)).all()
+    counted = P.instances.costs({"rows": rows[:2], "cols": np.array([30, 30])}, {"counts": True})
+    assert (
+        counted > P.instances.costs({"rows": rows[:2], "cols": np.array([30, 30])}, options)
+    ).all()
 
 
 @pytest.mark.parametrize("rows, cols", [(3000, 3000), (64, 100000), (50, 50)])
@@ -299,8 +301,8 @@ def test_counting_costs_are_bounded_for_boards_too_large_to_count(rows, cols):
         "rows": np.array([8, rows]),
         "cols": np.array([8, cols]),
     }
-    counted = P.costs(columns, {"counts": True})
-    plain = P.costs(columns, {"counts": False})
+    counted = P.instances.costs(columns, {"counts": True})
+    plain = P.instances.costs(columns, {"counts": False})
     assert np.isfinite(counted).all()
     assert counted[1] <= plain[1] + mr.COUNT_SECONDS_CAP
 
@@ -317,8 +319,10 @@ def test_points_of_groups_too_large_to_count_are_planned():
 
 def test_count_memory_is_an_option_and_bounds_the_memory_estimate():
     columns = {"rows": np.array([8]), "cols": np.array([8])}
-    default = P.memory(columns, {"counts": True})[0]
-    assert P.memory(columns, {"counts": True, "count_mib": 1024})[0] > default + 800 * 2**20
+    default = P.instances.memory(columns, {"counts": True})[0]
+    assert (
+        P.instances.memory(columns, {"counts": True, "count_mib": 1024})[0] > default + 800 * 2**20
+    )
     assert mr.count_words({"count_mib": 1}) == 2**20 // 16
     assert P.options.check({"counts": True, "count_mib": 4}, ())["count_mib"] == 4
     with pytest.raises(ParamError, match="out of range"):

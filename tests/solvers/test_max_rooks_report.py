@@ -224,7 +224,7 @@ def test_report_of_generated_and_given_boards():
     given = run_in_process(
         P,
         P.check_params({"boards": {"ingest": "b.txt"}}),
-        rows=P.read_text((DATA / "max_rooks_sample.txt").read_text()),
+        rows=P.seed_format.read((DATA / "max_rooks_sample.txt").read_text()),
     )
     given = given["maxima"]
     result = P.report("walled", loaders(maxima=pa.concat_tables([maxima, given])))

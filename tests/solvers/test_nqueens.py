@@ -241,7 +241,7 @@ def test_points_outputs_and_depth():
     assert ns({"n": 32}) == [{"n": 32}]
     assert nqueens.PROBLEM.outputs(nqueens.PROBLEM.check_params({"n": 9})) == ("counts",)
     assert nqueens.max_depth({"n": 9}) == 9
-    assert nqueens.PROBLEM.kind == "count" and nqueens.MAX_N == 32
+    assert nqueens.PROBLEM.solve is not None and nqueens.MAX_N == 32
     assert len(nqueens.PROBLEM.version) == 16 and int(nqueens.PROBLEM.version, 16) >= 0
 
 

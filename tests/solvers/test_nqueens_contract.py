@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+from boardsweep.pipeline.cli import _solve_flags
 from boardsweep.solvers import nqueens
 from boardsweep.solvers.contract import Report
 from boardsweep.solvers.nqueens import constellations, tree
@@ -297,11 +298,11 @@ def test_no_solutions_table_unless_asked():
 
 
 def judged(text: str, seed: int = 0, chunk: int = 3) -> bytes:
-    params = PROBLEM.check_params(PROBLEM.judge.read(text))
+    params = PROBLEM.check_params(PROBLEM.seed_format.read(text))
     out = run_in_process(PROBLEM, params, random.Random(seed))
     tables = {name: iter(table.to_batches(max_chunksize=chunk)) for name, table in out.items()}
     notes: list[str] = []
-    data = b"".join(PROBLEM.judge.write(tables, params, notes.append))
+    data = b"".join(PROBLEM.seed_format.answer(tables, params, notes.append))
     assert notes == []
     return data
 
@@ -324,7 +325,9 @@ def test_judge_write_holds_one_batch_at_a_time():
     batches = (
         nqueens.solutions_table(8, rows[i : i + 10]).to_batches()[0] for i in range(0, 92, 10)
     )
-    pieces = list(PROBLEM.judge.write({"solutions": batches, "counts": iter(())}, params, print))
+    pieces = list(
+        PROBLEM.seed_format.answer({"solutions": batches, "counts": iter(())}, params, print)
+    )
     assert len(pieces) == 10 and b"".join(pieces) == fmt.render(8, rows)
 
 
@@ -332,7 +335,7 @@ def test_judge_read_refuses_bad_input():
     from boardsweep.solvers.contract import FormatError
 
     with pytest.raises(FormatError) as caught:
-        PROBLEM.judge.read("8\n9\n")
+        PROBLEM.seed_format.read("8\n9\n")
     assert caught.value.line == 2
 
 
@@ -348,7 +351,8 @@ def test_solve_command():
     assert params == {"n": (10,), "solutions": False, "unique": False}
     table = run_in_process(PROBLEM, params, random.Random(1))["counts"]
     assert solve.answer(table, args) == "724"
-    assert solve.extra == (("solutions", "solutions"),)
+    # `solve` takes the params' flags: --solutions PATH (a flag named after a table), --unique
+    assert _solve_flags(PROBLEM) == (["solutions"], ["unique"])
     with pytest.raises(ParamError) as caught:
         validator.parse("33", ("n",))
     assert caught.value.key == ("n",)
@@ -426,7 +430,7 @@ def test_report_has_exact_counts_and_a_log_figure():
 
 
 def test_problem_declares_its_tables_and_version():
-    assert PROBLEM.name == "nqueens" and PROBLEM.kind == "count"
+    assert PROBLEM.name == "nqueens" and PROBLEM.solve is not None
     assert [t.name for t in PROBLEM.tables] == ["counts", "solutions"]
     assert PROBLEM.table("counts").keys == ("n",)
     assert PROBLEM.table("solutions").merge == "rows"

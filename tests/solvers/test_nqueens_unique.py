@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from boardsweep.pipeline.cli import cli
 from boardsweep.solvers import nqueens
 from boardsweep.solvers.nqueens import tree
+from boardsweep.solvers.schema import Flag
 from tests.contract_driver import run_in_process
 
 PROBLEM = nqueens.PROBLEM
@@ -185,7 +186,7 @@ def test_unique_column_sits_beside_q():
 
 def test_solve_answer_with_and_without_the_flag():
     solve = PROBLEM.solve
-    assert [(flag, key) for flag, key, _ in solve.flags] == [("unique", "unique")]
+    assert isinstance(PROBLEM.params.fields["unique"].validator, Flag)  # solve's --unique
     args = {"n": 12}
     params = PROBLEM.check_params({**solve.job(args), "unique": True})
     assert params == {"n": (12,), "solutions": False, "unique": True}

@@ -156,10 +156,10 @@ def test_unit_prefixes_are_the_interleaved_prefixes():
 
 
 def judged(text: str, seed: int = 0) -> bytes:
-    params = PROBLEM.check_params(PROBLEM.judge.read(text))
+    params = PROBLEM.check_params(PROBLEM.seed_format.read(text))
     out = run_in_process(PROBLEM, params, random.Random(seed))
     tables = {name: iter(table.to_batches(max_chunksize=2)) for name, table in out.items()}
-    return b"".join(PROBLEM.judge.write(tables, params, print))
+    return b"".join(PROBLEM.seed_format.answer(tables, params, print))
 
 
 def test_judge_reproduces_the_seed_sample():
@@ -173,7 +173,7 @@ def test_judge_answers_every_line_in_input_order():
 
 
 def test_judge_reads_the_distinct_pairs_and_keeps_the_lines():
-    params = PROBLEM.judge.read("3 1\n0 0\n3 1\n2 2\n")
+    params = PROBLEM.seed_format.read("3 1\n0 0\n3 1\n2 2\n")
     assert params == {"pairs": ((3, 1), (2, 2)), "lines": ((3, 1), (0, 0), (3, 1), (2, 2))}
     assert PROBLEM.check_params(params) == params
 
@@ -182,14 +182,14 @@ def test_judge_reads_the_distinct_pairs_and_keeps_the_lines():
     "text, out", [("0 0\n", b"1\n"), ("0 0\n\n0 0", b"1\n1\n"), ("", b""), ("\n\n", b"")]
 )
 def test_judge_of_empty_boards_alone(text, out):
-    params = PROBLEM.judge.read(text)
+    params = PROBLEM.seed_format.read(text)
     assert params["pairs"] == (qr.STAND_IN,)
     assert judged(text) == out
 
 
 def test_judge_read_refuses_bad_input():
     with pytest.raises(FormatError) as caught:
-        PROBLEM.judge.read("3 1\n\n40 0\n")
+        PROBLEM.seed_format.read("3 1\n\n40 0\n")
     assert caught.value.line == 3
 
 
@@ -316,7 +316,7 @@ def test_report_of_a_few_pairs():
 
 
 def test_problem_declares_its_table_and_version():
-    assert PROBLEM.name == "queens_rooks" and PROBLEM.kind == "count"
+    assert PROBLEM.name == "queens_rooks" and PROBLEM.solve is not None
     counts = PROBLEM.table("counts")
     assert counts.merge == "sum" and counts.keys == ("n", "queens", "rooks")
     assert [c.name for c in counts.columns] == [

@@ -39,10 +39,10 @@ def without_seconds(table: pa.Table) -> pa.Table:
 
 
 def test_declarations():
-    assert isinstance(P, InstanceProblem) and P.kind == "instance" and P.name == "slant"
+    assert isinstance(P, InstanceProblem) and P.instances is not None and P.name == "slant"
     assert P.modules == ("boardsweep.solvers.slant",) and len(P.version) == 16
     assert [t.name for t in P.tables] == ["slant", "puzzles"]
-    assert [(f.name, str(f.type)) for f in P.set_table.compute_schema()] == [
+    assert [(f.name, str(f.type)) for f in P.instances.table.compute_schema()] == [
         ("puzzle_id", "int64"),
         ("rows", "int32"),
         ("cols", "int32"),
@@ -58,7 +58,7 @@ def test_declarations():
         "seconds",
     ]
     assert set(P.params.fields) == {"puzzles"} and dict(P.options.fields) == {}
-    assert P.cost_columns == ("rows", "cols") and P.id_column == "puzzle_id"
+    assert P.instances.cost_columns == ("rows", "cols") and P.instances.id_column == "puzzle_id"
 
 
 def test_groups_one_per_size_sorted():
@@ -130,23 +130,23 @@ def sample() -> str:
 
 
 def test_seed_sample_through_the_contract():
-    table = P.read_text(sample())
-    P.check_set(table)
+    table = P.seed_format.read(sample())
+    P.instances.check(table)
     result = run_in_process(P, job(), random.Random(3), rows=table)["slant"]
     assert result.column("status").to_pylist() == ["unique", "unique"]
     assert result.column("solution")[0].as_py() == "\\//\\\\\\/\\/"
-    assert P.write_text(table) == sample()
+    assert P.seed_format.write(table) == sample()
 
 
 def test_judge_byte_for_byte():
     expected = (DATA / "slant_sample.out").read_bytes()
-    table = P.judge.read(sample())
+    table = P.seed_format.read(sample())
     params = job()
     result = run_in_process(P, params, random.Random(1), rows=table)["slant"]
     notes: list[str] = []
     for size in (1, 5):
         out = b"".join(
-            P.judge.write(
+            P.seed_format.answer(
                 {"slant": iter(result.to_batches(max_chunksize=size))}, params, notes.append
             )
         )
@@ -156,14 +156,16 @@ def test_judge_byte_for_byte():
 
 def test_judge_notes_a_case_without_solution():
     text = "3\n1\n1.\n..\n1\n11\n..\n2 1\n..\n..\n..\n"  # case 2 has no solution
-    table = P.judge.read(text)
+    table = P.seed_format.read(text)
     params = job()
     result = run_in_process(P, params, rows=table)["slant"]
     assert result.column("status").to_pylist() == ["unique", "none", "multiple"]
     assert result.column("solution")[1].as_py() == ""
     notes: list[str] = []
     out = b"".join(
-        P.judge.write({"slant": iter(result.to_batches(max_chunksize=1))}, params, notes.append)
+        P.seed_format.answer(
+            {"slant": iter(result.to_batches(max_chunksize=1))}, params, notes.append
+        )
     )
     assert notes == ["case 2 has no solution"]
     assert out.decode().splitlines()[0] == "\\"
@@ -179,7 +181,7 @@ def bad_set(**change) -> pa.Table:
         "clues": ["1...", "..2...", "0....."],
     }
     columns.update(change)
-    return pa.table(columns, schema=P.set_table.compute_schema())
+    return pa.table(columns, schema=P.instances.table.compute_schema())
 
 
 @pytest.mark.parametrize(
@@ -204,13 +206,15 @@ def bad_set(**change) -> pa.Table:
     ],
 )
 def test_check_set_names_the_puzzle(change, message):
-    P.check_set(bad_set())
+    P.instances.check(bad_set())
     with pytest.raises(ParamError, match=message):
-        P.check_set(bad_set(**change))
+        P.instances.check(bad_set(**change))
 
 
 def test_costs():
-    cost = P.costs({"rows": np.array([1, 10, 46339]), "cols": np.array([1, 10, 46339])}, {})
+    cost = P.instances.costs(
+        {"rows": np.array([1, 10, 46339]), "cols": np.array([1, 10, 46339])}, {}
+    )
     assert cost.dtype == np.float64 and np.isfinite(cost).all() and (np.diff(cost) > 0).all()
 
 

@@ -129,6 +129,13 @@ def _default(field) -> str:
     return str(value)
 
 
+def _capabilities(problem) -> str:
+    """The optional capabilities a problem has, in words (``solvers.contract.CAPABILITIES``)."""
+    from boardsweep.solvers.contract import CAPABILITIES
+
+    return ", ".join(words for name, words in CAPABILITIES.items() if problem.has(name))
+
+
 def _keys(record, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], object, str]]:
     """Every key of ``record`` and of the records and forms nested in it, depth first:
     ``(key path, field, note)``; a form of a ``OneOf`` comes as a field of its own."""
@@ -174,7 +181,9 @@ class ConfigKeys(_Directive):
         out = []
         for problem in problems:
             section = self.section(problem.name, f"config-{problem.name}")
-            section += paragraph(sentence(f"{problem.doc} (kind: `{problem.kind}`)"))
+            section += paragraph(
+                sentence(f"{problem.doc} (capabilities: {_capabilities(problem)})")
+            )
             section += self.key_table(_keys(problem.params), f"config-{problem.name}")
             out.append(section)
         return out
