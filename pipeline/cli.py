@@ -279,7 +279,11 @@ def _print_plan(config, job_names, output, workers, task_seconds, verify=None) -
 @click.argument("config", default="config.yaml", type=click.Path(dir_okay=False))
 @click.option("--job", "job_names", multiple=True, help="Plan only this job (repeatable).")
 @click.option("--output", type=click.Path(file_okay=False), help="Results folder.")
-@click.option("--workers", type=click.IntRange(1, 10**6), help="Workers to plan for.")
+@click.option(
+    "--workers",
+    type=_IntField(_spec_field("workers", "slurm")),  # the widest range of any cluster kind
+    help="Workers to plan for.",
+)
 @click.option(
     "--task-seconds",
     type=_FloatField(_spec_field("TASK_SECONDS")),
