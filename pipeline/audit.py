@@ -41,6 +41,9 @@ edits a folder knows which units are looked at.
 
 Exit status (the command line): 0 everything checked agrees, 1 a table is damaged or a value
 disagrees, 2 bad input (not a results folder, an unknown job).
+
+This module is long because each kind of damage verify can find has its own check and its own
+message, kept together so that the report reads in one order.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@
 that supports them, with arguments and options read from the problem's declarations; nothing
 here names a problem.  Every command that computes goes through :mod:`pipeline.jobs`.  The
 exit statuses (the ``--help`` footer) come from :data:`pipeline.errors.EXIT_CODES`.
+
+This module is long because every command's arguments, options and help are declared here, side
+by side, where click reads them; the work behind them is in :mod:`.app`.
 """
 
 from __future__ import annotations

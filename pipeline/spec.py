@@ -5,6 +5,10 @@ problem's ``params``); a :class:`~solvers.schema.ParamError` carries the key pat
 value, and this module maps that path to the line of the config file it came from (the YAML
 is composed node by node, so every key and list item knows its line).  Paths in a config are
 relative to the config file.  Instance sets named by a job are read and checked here, once.
+
+This module is long because it holds the whole config schema (top keys, cluster kinds, jobs)
+beside the code that maps a bad value's key path to its line: split, one vocabulary would live
+in two places.
 """
 
 from __future__ import annotations

@@ -25,6 +25,9 @@ never applied.  Every access goes through :meth:`Store._call`, which tells apart
 process has locked (waited for, with one line), a full disk (:class:`~pipeline.errors.InputError`,
 nothing changed) and damage (:class:`StoreDamaged`: the caller moves the store aside and
 computes everything again).
+
+This module is long because every way a store can be damaged, locked or foreign is handled
+here, beside the schema it protects.
 """
 
 from __future__ import annotations

@@ -14,6 +14,9 @@ A validator is a small frozen object with
 Ranges are checked before anything is allocated: ``"1..10**21"`` is refused, and so is a
 range of more values than ``IntegerSet.most`` allows.  Sets refuse a value listed twice
 (``n: [8, 8]`` is almost always a typo, and counting it twice would be a wrong number).
+
+This module is long because it is the whole validator vocabulary, in one place by design; each
+validator is small.
 """
 
 from __future__ import annotations

@@ -46,6 +46,10 @@ exact placement counts.  ``{all: {rows, cols}}`` stands for every wall pattern o
 row of ``distribution`` per (walls, maximum) with how many patterns have them (:mod:`.exact`,
 :mod:`.exhaustive`).  ``keep: summary`` stores histograms per group instead of a row per
 board (:mod:`.summary`).  ``report`` is in :mod:`.report`.
+
+This module is long because it is the problem's whole declaration: the set and result tables'
+hooks, costs and memory, the options, the generator's groups and the second method (the
+searches themselves are in the submodules).
 """
 
 from __future__ import annotations

@@ -39,6 +39,10 @@ it, a second method, and no task runs it.
 lexicographic order, d = 0 below n = 8, 1 below 12, 2 below 15, else 3
 (:func:`solution_depth`); unit u is the u-th of them, so unit ranges concatenated in order
 list the solutions in lexicographic order.
+
+This module is long because it is the problem's whole declaration: both tables' work units and
+their plans, the tables, the params, the seed format's hooks and the second methods (the
+searches themselves are in the modules named above).
 """
 
 from __future__ import annotations

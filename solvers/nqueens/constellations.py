@@ -38,6 +38,9 @@ counts queens placed (one per search-tree edge below the unit, dead ends include
 Against :mod:`.tree` (takaken's class of D4 search): fewer nodes and less time
 (``benchmarks/nqueens_peers.py``; the figures are on the manual's speed page,
 docs/speed.md).
+
+This module is long because the constellation search, its planning walk and its symmetry
+bookkeeping are numba functions that call one another and compile as one unit.
 """
 
 from __future__ import annotations

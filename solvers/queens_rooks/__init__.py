@@ -29,6 +29,10 @@ The empty board (0, 0) has exactly one placement, the empty one, and is no point
 (configs refuse M + N = 0).  ``solve queens_rooks 0 0`` and a seed input with no other line run
 the stand-in job :data:`STAND_IN` (one rook on a 1 x 1 board: the formula, no search), and the
 answer for (0, 0) is written without looking at the table.
+
+This module is long because it is the problem's whole declaration: the work units and their
+plans, the tables, the params, the seed format's hooks and the second methods (the searches
+themselves are in :mod:`.kernel` and its siblings).
 """
 
 from __future__ import annotations

@@ -29,6 +29,9 @@ rows, count, seed, difficulty}}`` (:mod:`.generate`: unique puzzles, one group o
 per size; ``difficulty`` easy or hard grades them by Simon Tatham's levels, :mod:`.levels`);
 each puzzle gets a row of ``slant`` (:mod:`.tables`) with its verdict, a solution, its nodes
 and the wall time it took.  ``report`` is in :mod:`.report`.
+
+This module is long because it holds the puzzle's notation, shared by every engine, beside the
+problem's declaration and its second method.
 """
 
 from __future__ import annotations

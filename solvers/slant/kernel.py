@@ -39,6 +39,9 @@ decision's mark.
 numba caches each function keyed on its own file only, so an edit of state.py alone would
 leave the cached search (and generator) with the old rules; :func:`solvers.identity.
 use_numba_cache` names the cache folder after every source, so that never happens.
+
+This module is long because probing and the search are numba functions that call one another
+and compile as one unit.
 """
 
 from __future__ import annotations

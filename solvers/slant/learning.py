@@ -25,6 +25,9 @@ activities), saved phases (at first the value the root's probing preferred), and
 restarts.  A solution found, its open cells are written out and a clause that some open
 cell differs from it is added; the search goes on for a second one.  Learned clauses are
 never dropped: a puzzle takes thousands of conflicts, not millions.
+
+This module is long because the clause-learning search and its helpers are numba functions that
+call one another and compile as one unit.
 """
 
 from __future__ import annotations

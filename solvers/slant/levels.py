@@ -47,6 +47,9 @@ class; a shape ruled out queues its pair.  (His solver's loop can stop short of 
 point: it does not count a class merged at a clue point as progress, so on rare puzzles,
 about 1 in 200 of our hard ones at 3x3 and 5x5, it gives up where his own rules would
 finish.)
+
+This module is long because each of Tatham's levels has a deduction engine of its own, kept
+beside the others so that the levels read as his do.
 """
 
 from __future__ import annotations

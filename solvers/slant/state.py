@@ -55,6 +55,9 @@ once rules 1 and 2 have nothing left to do):
 
 A contradiction found at a point adds one to that point's failure *weight*, which steers the
 search (dom/wdeg).
+
+This module is long because the state, its trail and every deduction rule share one workspace
+layout, written down once here.
 """
 
 from __future__ import annotations
