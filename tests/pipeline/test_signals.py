@@ -48,10 +48,10 @@ WARM = [
 # cold: seconds, all inside the first kernels' compile (a cold run here takes about 40 s)
 COLD = [
     (1.0, signal.SIGTERM),
-    (3.0, signal.SIGINT),
-    (6.0, signal.SIGTERM),
-    (10.0, signal.SIGINT),
-    (15.0, signal.SIGTERM),
+    (2.5, signal.SIGINT),
+    (4.5, signal.SIGTERM),
+    (7.0, signal.SIGINT),
+    (10.0, signal.SIGTERM),
 ]
 LINE = re.compile(
     r"boardsweep: error: (interrupted|terminated) \((SIGINT|SIGTERM)\); "
