@@ -116,6 +116,24 @@ def boardsweep(*args: str, stdin: str | None = None, cwd=None) -> subprocess.Com
     )
 
 
+def start_boardsweep(
+    *args: str, cwd, env: dict | None = None, stdin=None, stdout=subprocess.PIPE
+) -> subprocess.Popen:
+    """``boardsweep ARGS`` started as a user's terminal or a batch system would: a session of
+    its own (a signal to its group reaches its workers and nothing else), text mode, stderr
+    piped; ``env`` defaults to :func:`run_env`."""
+    return subprocess.Popen(
+        [*BOARDSWEEP, *args],
+        cwd=cwd,
+        env=run_env() if env is None else env,
+        stdin=stdin,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+
+
 def records_stored(store: Path) -> int:
     """Records committed so far to the result store ``store`` while another process writes
     it (0 before the file or its table exists); opened read-only, so nothing is created."""

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from boardsweep.pipeline.spec import load_config
-from tests.conftest import BOARDSWEEP, ROOT, run_env
+from tests.conftest import BOARDSWEEP, ROOT, run_env, start_boardsweep
 
 ERROR = "boardsweep: error: "
 NOT_REGULAR = "is not a regular file (a FIFO, a device or a socket): expected a file"
@@ -170,16 +170,7 @@ def test_a_closed_stdin_is_one_line(tmp_path):
 
 @pytest.mark.parametrize("signum, word", [(signal.SIGHUP, "hung up"), (signal.SIGQUIT, "quit")])
 def test_sighup_and_sigquit_end_a_long_command_with_one_line(tmp_path, signum, word):
-    proc = subprocess.Popen(
-        [*BOARDSWEEP, "judge", "nqueens"],
-        cwd=tmp_path,
-        env=run_env(),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
+    proc = start_boardsweep("judge", "nqueens", cwd=tmp_path, stdin=subprocess.PIPE)
     proc.stdin.write("20\n")
     proc.stdin.close()
     try:

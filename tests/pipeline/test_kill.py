@@ -23,7 +23,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from boardsweep.pipeline.tables import file_digest
-from tests.conftest import BOARDSWEEP, run_env
+from tests.conftest import BOARDSWEEP, run_env, start_boardsweep
 
 pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
 
@@ -44,15 +44,7 @@ jobs:
 
 def _start(folder: Path, workers: int = 2, count: int = 6000) -> subprocess.Popen:
     (folder / "c.yaml").write_text(CONFIG.format(workers=workers, count=count))
-    return subprocess.Popen(
-        [*BOARDSWEEP, "run", "c.yaml"],
-        cwd=folder,
-        env=run_env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
+    return start_boardsweep("run", "c.yaml", cwd=folder, stdout=subprocess.DEVNULL)
 
 
 def _kill(process: subprocess.Popen) -> None:

@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tests.conftest import BOARDSWEEP, run_env
+from tests.conftest import BOARDSWEEP, run_env, start_boardsweep
 
 ESTIMATE = re.compile(
     r"one instance needs about [0-9.]+ [KMGT]?B of memory, more than the "
@@ -123,15 +123,12 @@ def test_a_long_judge_says_its_estimate_and_shows_progress_then_stops_on_ctrl_c(
     says that a one-shot command keeps nothing, and leaves no scratch store behind."""
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    proc = subprocess.Popen(
-        [*BOARDSWEEP, "judge", "nqueens"],
+    proc = start_boardsweep(
+        "judge",
+        "nqueens",
         cwd=tmp_path,
         env={**run_env(), "TMPDIR": str(scratch)},
         stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
     )
     proc.stdin.write("20\n")
     proc.stdin.close()

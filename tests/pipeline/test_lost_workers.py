@@ -30,7 +30,7 @@ from boardsweep.pipeline.run import dask_runner, local_runner
 from boardsweep.pipeline.spec import cluster_spec, make_job, state_folder
 from boardsweep.pipeline.store import Store
 from boardsweep.solvers.schema import Context
-from tests.conftest import BOARDSWEEP, ROOT, boardsweep, records_stored, run_env
+from tests.conftest import ROOT, boardsweep, records_stored, run_env, start_boardsweep
 
 pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
 
@@ -201,15 +201,7 @@ def test_worker_sigkilled_mid_run_changes_nothing(tmp_path):
     )
     store = state_folder(out) / "store.sqlite"
     env = {k: v for k, v in run_env().items() if k != "BOARDSWEEP_PROBLEMS"}  # nqueens only
-    proc = subprocess.Popen(
-        [*BOARDSWEEP, "run", str(config)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
+    proc = start_boardsweep("run", str(config), cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 240
         while (stored := records_stored(store)) < 2:

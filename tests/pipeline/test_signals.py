@@ -21,7 +21,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.conftest import BOARDSWEEP, run_env
+from tests.conftest import run_env, start_boardsweep
 
 pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
 
@@ -63,15 +63,7 @@ def _run(folder: Path, cache: Path | None, at: float | None, signum: int | None)
     """``boardsweep run`` in ``folder``; the signal at ``at`` seconds (None: let it finish).
     Returns (exit status, stderr, seconds from the signal to the exit, processes left)."""
     env = {**run_env(), **({"BOARDSWEEP_CACHE": str(cache)} if cache else {})}
-    proc = subprocess.Popen(
-        [*BOARDSWEEP, "run"],
-        cwd=folder,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
+    proc = start_boardsweep("run", cwd=folder, env=env, stdout=subprocess.DEVNULL)
     family: list[psutil.Process] = []
     try:
         if at is None:
@@ -141,15 +133,8 @@ def test_a_signal_while_a_kernel_runs_in_this_process_stops_it_in_seconds(tmp_pa
     """``judge`` searches in the driver's own main thread, where Python's handler cannot run
     until the kernel returns (Q(32) would take years): the watchdog, woken by the C-level
     handler, still ends the process within :data:`STOP_SECONDS` with its one line."""
-    proc = subprocess.Popen(
-        [*BOARDSWEEP, "judge", "nqueens"],
-        cwd=tmp_path,
-        env=run_env(),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
+    proc = start_boardsweep(
+        "judge", "nqueens", cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL
     )
     try:
         proc.stdin.write("32\n")

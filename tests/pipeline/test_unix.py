@@ -6,14 +6,13 @@ from __future__ import annotations
 import os
 import re
 import signal
-import subprocess
 import time
 from pathlib import Path
 
 import psutil
 import pytest
 
-from tests.conftest import BOARDSWEEP, boardsweep, records_stored, run_env
+from tests.conftest import boardsweep, records_stored, start_boardsweep
 
 pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
 
@@ -31,15 +30,7 @@ def test_a_signal_ends_the_run_with_its_status_one_line_and_no_orphans(tmp_path,
     batch system's time limit): exit 130 or 143, one error line, no traceback from the driver
     or its workers, no process left behind, finished tasks kept."""
     (tmp_path / "c.yaml").write_text(CONFIG)
-    proc = subprocess.Popen(
-        [*BOARDSWEEP, "run", "c.yaml"],
-        cwd=tmp_path,
-        env=run_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
+    proc = start_boardsweep("run", "c.yaml", cwd=tmp_path)
     try:
         deadline = time.monotonic() + 120
         while not records_stored(tmp_path / STORE):
