@@ -103,15 +103,18 @@ def run_env() -> dict:
     return {**os.environ, "NO_COLOR": "1"}
 
 
-def boardsweep(*args: str, stdin: str | None = None, cwd=None) -> subprocess.CompletedProcess:
-    """Run the command line as a user would and capture everything."""
+def boardsweep(
+    *args: str, stdin: str | None = None, cwd=None, env: dict | None = None
+) -> subprocess.CompletedProcess:
+    """Run the command line as a user would and capture everything (``env`` defaults to
+    :func:`run_env`)."""
     return subprocess.run(
         [*BOARDSWEEP, *args],
         input=stdin,
         capture_output=True,
         text=True,
         cwd=cwd or ROOT,
-        env=run_env(),
+        env=run_env() if env is None else env,
         timeout=600,
     )
 

@@ -11,6 +11,7 @@ import pyarrow.parquet as pq
 from boardsweep.pipeline import spec
 from boardsweep.pipeline.cli import cli
 from tests.conftest import ROOT, boardsweep
+from tests.oeis import A000170
 
 
 def test_solve_nqueens_prints_the_count_alone():
@@ -71,22 +72,9 @@ def test_run_then_report(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "dashboard:" in done.stderr
     counts = pq.read_table(tmp_path / "out" / "q" / "counts.parquet")
-    assert [int(c) for c in counts.column("count").to_pylist()] == [
-        1,
-        0,
-        0,
-        2,
-        10,
-        4,
-        40,
-        92,
-        352,
-        724,
-        2680,
-        14200,
-    ]
+    assert [int(c) for c in counts.column("count").to_pylist()] == list(A000170[:12])
     solutions = pq.read_table(tmp_path / "out" / "q" / "solutions.parquet")
-    assert solutions.num_rows == 1 + 2 + 10 + 4 + 40 + 92 + 352 + 724 + 2680 + 14200
+    assert solutions.num_rows == sum(A000170[:12])
     assert sorted(p.name for p in (tmp_path / "out" / "q").iterdir()) == [
         "_boardsweep",
         "counts.parquet",

@@ -45,6 +45,7 @@ import pytest
 from boardsweep.pipeline.spec import state_folder
 from boardsweep.pipeline.tables import read_parquet
 from tests.conftest import BOARDSWEEP, ROOT, records_stored, run_env
+from tests.oeis import A000170
 from tests.pipeline.tls import dask_flags, write_tls
 
 pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
@@ -54,27 +55,6 @@ NET = "10.231.0"  # exists only inside the test's namespaces
 SCHEDULER = f"tls://{NET}.1:8786"
 DASK = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
 WORKER = [sys.executable, "-m", "distributed.cli.dask_worker"]
-# OEIS A000170, n = 1..18 (the run counts 1..TOP)
-A000170 = [
-    1,
-    0,
-    0,
-    2,
-    10,
-    4,
-    40,
-    92,
-    352,
-    724,
-    2680,
-    14200,
-    73712,
-    365596,
-    2279184,
-    14772512,
-    95815104,
-    666090624,
-]
 # the scheduler notices a silent worker after WORKER_TTL, and gives up reaching its nanny after
 # CONNECT: Dask's defaults (5 minutes, 30 s) would make the test wait minutes
 WORKER_TTL, CONNECT = "6s", "3s"
@@ -377,7 +357,7 @@ def test_partition_mid_run_exact_once_and_intruders_refused(hosts, tmp_path):
     assert sorted(p.name for p in out.rglob("*.parquet")) == ["counts.parquet", "runs.parquet"]
     counts = read_parquet(job / "counts.parquet")
     assert counts.column("n").to_pylist() == list(range(1, TOP + 1))
-    assert [int(c) for c in counts.column("count_text").to_pylist()] == A000170[:TOP]
+    assert [int(c) for c in counts.column("count_text").to_pylist()] == list(A000170[:TOP])
     manifest = json.loads((job / "_boardsweep" / "manifest.json").read_text())
     assert manifest["generation"] == 1 and manifest["tables"]["counts"]["rows"] == TOP
     runs = read_parquet(job / "runs.parquet").to_pylist()

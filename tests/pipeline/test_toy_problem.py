@@ -13,7 +13,7 @@ import sys
 import pyarrow.parquet as pq
 
 from boardsweep import solvers
-from tests.conftest import BOARDSWEEP, ROOT
+from tests.conftest import BOARDSWEEP, ROOT, boardsweep
 
 
 def _env() -> dict:
@@ -26,15 +26,7 @@ def _env() -> dict:
 
 
 def _boardsweep(*args, stdin=None, cwd=None):
-    return subprocess.run(
-        [*BOARDSWEEP, *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd or ROOT,
-        env=_env(),
-        timeout=600,
-    )
+    return boardsweep(*args, stdin=stdin, cwd=cwd, env=_env())
 
 
 def test_a_problem_from_outside_the_package_runs_through_every_command(tmp_path):
