@@ -137,6 +137,19 @@ def start_boardsweep(
     )
 
 
+def start_dask_worker(*args: str, env: dict, cwd, python: str = sys.executable) -> subprocess.Popen:
+    """``dask worker ARGS`` run by ``python``: on loopback, one thread, no dashboard, its
+    output discarded."""
+    return subprocess.Popen(
+        [python, "-m", "distributed.cli.dask_worker", *args]
+        + ["--nthreads", "1", "--host", "127.0.0.1", "--no-dashboard"],
+        env=env,
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
 def records_stored(store: Path) -> int:
     """Records committed so far to the result store ``store`` while another process writes
     it (0 before the file or its table exists); opened read-only, so nothing is created."""

@@ -18,13 +18,12 @@ import pytest
 from distributed import Client
 
 from boardsweep.pipeline.tables import read_parquet
-from tests.conftest import ROOT, boardsweep, run_env
+from tests.conftest import ROOT, boardsweep, run_env, start_dask_worker
 from tests.pipeline.tls import dask_flags, flags, no_certificate, write_tls
 
 pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
 
 DASK = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
-WORKER = [sys.executable, "-m", "distributed.cli.dask_worker"]
 
 
 def _counts(path: Path) -> list[int]:
@@ -88,23 +87,8 @@ def cluster_on_loopback(
         )
     ]
     procs += [
-        subprocess.Popen(
-            [
-                *WORKER,
-                "--scheduler-file",
-                str(path),
-                "--nthreads",
-                "1",
-                "--host",
-                "127.0.0.1",
-                "--no-dashboard",
-                "--no-nanny",
-                *worker_tls,
-            ],
-            env=env,
-            cwd=cwd,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+        start_dask_worker(
+            "--scheduler-file", str(path), "--no-nanny", *worker_tls, env=env, cwd=cwd
         )
         for env, cwd in worker_envs
     ]

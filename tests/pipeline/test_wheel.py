@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, start_dask_worker
 from tests.pipeline import test_slurm as on_slurm
 
 pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
@@ -198,23 +198,8 @@ def test_the_installed_package_runs_on_workers_started_apart(installed, tmp_path
             assert time.monotonic() < deadline, "the scheduler did not start"
             time.sleep(0.1)
         procs.append(
-            subprocess.Popen(
-                [
-                    python,
-                    "-m",
-                    "distributed.cli.dask_worker",
-                    "--scheduler-file",
-                    str(scheduler_file),
-                    "--nthreads",
-                    "1",
-                    "--host",
-                    "127.0.0.1",
-                    "--no-dashboard",
-                ],
-                env=env,
-                cwd=tmp_path,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+            start_dask_worker(
+                "--scheduler-file", str(scheduler_file), env=env, cwd=tmp_path, python=python
             )
         )
         done = _run(

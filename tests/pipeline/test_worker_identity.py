@@ -33,12 +33,11 @@ import pytest
 from distributed import Client
 
 from boardsweep.pipeline.tables import read_parquet
-from tests.conftest import BOARDSWEEP, ROOT, run_env
+from tests.conftest import BOARDSWEEP, ROOT, run_env, start_dask_worker
 
 pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
 
 SCHEDULER = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
-WORKER = [sys.executable, "-m", "distributed.cli.dask_worker"]
 PROBLEMS = {"BOARDSWEEP_PROBLEMS": "tests.toy_rooks"}
 N = "1..8"  # toy_rooks boards: 36 units in 8 points, enough tasks for two workers
 
@@ -74,17 +73,7 @@ def scheduler(tmp_path_factory) -> str:
 def workers(address: str, *settings: tuple[dict, Path]):
     """One single-threaded ``dask worker`` per (environment, working folder), all joined:
     yields their addresses, in order; they are gone from the scheduler when the block ends."""
-    procs = [
-        subprocess.Popen(
-            [*WORKER, address, "--nthreads", "1", "--host", "127.0.0.1", "--no-dashboard"]
-            + ["--no-nanny"],
-            env=env,
-            cwd=cwd,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for env, cwd in settings
-    ]
+    procs = [start_dask_worker(address, "--no-nanny", env=env, cwd=cwd) for env, cwd in settings]
     try:
         with Client(address, timeout=30) as client:
             client.wait_for_workers(len(procs), timeout=60)
