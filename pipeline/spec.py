@@ -548,10 +548,10 @@ def make_job(problem: Problem | str, name: str, raw: Mapping, ctx: Context, key:
             except ParamError as exc:
                 raise exc.under(*key, key_name, EVERY) from None
         else:  # generated: each group's shape must fit a worker's memory
-            for group in problem.points(params, problem.instances.table.name):
-                big = too_big(problem, problem.instances.shape([group]), options)
-                if big is not None:
-                    raise ParamError(big[1], (*key, key_name, GENERATE))
+            groups = problem.points(params, problem.instances.table.name)
+            big = too_big(problem, problem.instances.shape(groups), options)
+            if big is not None:  # the first group over the cap, as one by one would find
+                raise ParamError(big[1], (*key, key_name, GENERATE))
     return Job(name, problem, params, source=source)
 
 
