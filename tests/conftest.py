@@ -10,8 +10,13 @@ from pathlib import Path
 
 import pytest
 
+# the checks the problems' tests share: pytest's detailed assertion messages there too
+pytest.register_assert_rewrite("tests.contract_checks")
+
 ROOT = Path(__file__).resolve().parents[1]
 BOARDSWEEP = [sys.executable, "-m", "boardsweep"]
+# ``dask scheduler`` flags: on loopback, at any free port, its dashboard at another
+SCHEDULER_ON_LOOPBACK = ["--host", "127.0.0.1", "--port", "0", "--dashboard-address", "127.0.0.1:0"]
 
 
 def pytest_sessionstart(session):
@@ -117,6 +122,16 @@ def boardsweep(
         env=run_env() if env is None else env,
         timeout=600,
     )
+
+
+def run_ok(command: list[str], *, cwd, env: dict, timeout: float) -> subprocess.CompletedProcess:
+    """Run ``command`` in ``cwd`` with ``env``, its output captured as text, and check that it
+    exited 0 (its stderr the message when not)."""
+    done = subprocess.run(
+        command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
+    assert done.returncode == 0, done.stderr
+    return done
 
 
 def start_boardsweep(

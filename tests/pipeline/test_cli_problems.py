@@ -50,38 +50,11 @@ def test_ingest_generate_solve_report(tmp_path):
     assert done.returncode == 0, done.stderr
     assert pq.read_table(boards).column("cells").to_pylist()[1] == "XX.X"
     gen = tmp_path / "gen.parquet"
-    done = boardsweep(
-        "generate",
-        "max_rooks",
-        "--n",
-        "6",
-        "--density",
-        "0.25",
-        "--count",
-        "500",
-        "--seed",
-        "3",
-        "-o",
-        str(gen),
-    )
+    generate = "generate max_rooks --n 6 --density 0.25 --count 500 --seed 3".split()
+    done = boardsweep(*generate, "-o", str(gen))
     assert done.returncode == 0, done.stderr
     again = tmp_path / "again.parquet"
-    boardsweep(
-        "generate",
-        "max_rooks",
-        "--n",
-        "6",
-        "--density",
-        "0.25",
-        "--count",
-        "500",
-        "--seed",
-        "3",
-        "-o",
-        str(again),
-        "--workers",
-        "2",
-    )
+    boardsweep(*generate, "-o", str(again), "--workers", "2")
     assert pq.read_table(gen).equals(pq.read_table(again))
     out = tmp_path / "res" / "walled" / "maxima.parquet"
     done = boardsweep("solve", "max_rooks", str(gen), "-o", str(out), "--counts")

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import textwrap
 
 import pyarrow.parquet as pq
 import pytest
 
-from tests.conftest import BOARDSWEEP, ROOT
+from tests.conftest import BOARDSWEEP, ROOT, run_ok
 
 pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
 
@@ -102,15 +101,7 @@ def copy(tmp_path):
     }
 
     def run() -> dict:
-        done = subprocess.run(
-            [*BOARDSWEEP, "run", "c.yaml"],
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        assert done.returncode == 0, done.stderr
+        run_ok([*BOARDSWEEP, "run", "c.yaml"], cwd=tmp_path, env=env, timeout=600)
         out = {}
         for job in ("q", "w", "p"):
             table = "maxima" if job == "w" else "counts"

@@ -18,7 +18,7 @@ import pytest
 from distributed import Client
 
 from boardsweep.pipeline.tables import read_parquet
-from tests.conftest import ROOT, boardsweep, run_env, start_dask_worker
+from tests.conftest import ROOT, SCHEDULER_ON_LOOPBACK, boardsweep, run_env, start_dask_worker
 from tests.pipeline.tls import dask_flags, flags, no_certificate, write_tls
 
 pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
@@ -73,12 +73,7 @@ def cluster_on_loopback(
                 *DASK,
                 "--scheduler-file",
                 str(path),
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--dashboard-address",
-                "127.0.0.1:0",
+                *SCHEDULER_ON_LOOPBACK,
                 *secure,
             ],
             env=run_env(),
@@ -219,45 +214,41 @@ def test_plain_tcp_needs_security_none_and_is_warned_about(tmp_path):
     )
 
 
-def test_missing_scheduler_file_times_out_with_a_message(tmp_path):
+def _run_one_job(tmp_path: Path, cluster: str) -> subprocess.CompletedProcess:
+    """``boardsweep run`` of one small N-queens job q on the cluster ``{CLUSTER}``, its config
+    ``c.yaml`` and its output ``out`` in ``tmp_path``."""
     config = tmp_path / "c.yaml"
-    config.write_text(
-        "cluster: {kind: scheduler-file, path: nowhere.json, timeout: 1}\n"
-        "jobs: [{name: q, problem: nqueens, n: 4}]\n"
-    )
-    started = time.monotonic()
-    done = boardsweep("run", str(config), "--output", str(tmp_path / "out"))
+    config.write_text(f"cluster: {{{cluster}}}\njobs: [{{name: q, problem: nqueens, n: 4}}]\n")
+    return boardsweep("run", str(config), "--output", str(tmp_path / "out"))
+
+
+def _assert_refused(done: subprocess.CompletedProcess, message: str, tmp_path: Path) -> None:
+    """The run exited 2 with ``message`` on stderr, nothing on stdout and no job folder."""
     assert done.returncode == 2, done.stderr
-    assert (
-        f"{tmp_path / 'nowhere.json'}: scheduler file did not appear within 1 s" in done.stderr
-    ), done.stderr
-    assert time.monotonic() - started < 30
+    assert message in done.stderr, done.stderr
     assert done.stdout == "" and not (tmp_path / "out" / "q").exists()
+
+
+def test_missing_scheduler_file_times_out_with_a_message(tmp_path):
+    started = time.monotonic()
+    done = _run_one_job(tmp_path, "kind: scheduler-file, path: nowhere.json, timeout: 1")
+    assert time.monotonic() - started < 30
+    message = f"{tmp_path / 'nowhere.json'}: scheduler file did not appear within 1 s"
+    _assert_refused(done, message, tmp_path)
 
 
 def test_scheduler_without_workers_is_a_clear_error(tmp_path):
-    config = tmp_path / "c.yaml"
-    config.write_text(
-        "cluster: {kind: scheduler-file, path: scheduler.json, timeout: 2, "
-        "security: none}\njobs: [{name: q, problem: nqueens, n: 4}]\n"
-    )
     with cluster_on_loopback(tmp_path / "scheduler.json", []) as path:
         address = _address(path, 0)
-        done = boardsweep("run", str(config), "--output", str(tmp_path / "out"))
-    assert done.returncode == 2, done.stderr
-    assert f"no worker joined the Dask scheduler at {address} within 2 s" in done.stderr, (
-        done.stderr
-    )
-    assert done.stdout == "" and not (tmp_path / "out" / "q").exists()
+        done = _run_one_job(
+            tmp_path, "kind: scheduler-file, path: scheduler.json, timeout: 2, security: none"
+        )
+    message = f"no worker joined the Dask scheduler at {address} within 2 s"
+    _assert_refused(done, message, tmp_path)
 
 
 def test_unreachable_scheduler_is_a_clear_error(tmp_path):
-    config = tmp_path / "c.yaml"
-    config.write_text(
-        "cluster: {kind: address, address: 'tcp://127.0.0.1:9', timeout: 2, "
-        "security: none}\njobs: [{name: q, problem: nqueens, n: 4}]\n"
+    done = _run_one_job(
+        tmp_path, "kind: address, address: 'tcp://127.0.0.1:9', timeout: 2, security: none"
     )
-    done = boardsweep("run", str(config), "--output", str(tmp_path / "out"))
-    assert done.returncode == 2, done.stderr
-    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in done.stderr, done.stderr
-    assert done.stdout == "" and not (tmp_path / "out" / "q").exists()
+    _assert_refused(done, "cannot reach the Dask scheduler at tcp://127.0.0.1:9", tmp_path)

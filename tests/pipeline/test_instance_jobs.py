@@ -15,6 +15,7 @@ from boardsweep.pipeline.spec import make_job, state_folder
 from boardsweep.pipeline.store import Store
 from boardsweep.solvers.schema import Context
 from tests.conftest import ROOT, boardsweep
+from tests.result_columns import MAXIMA_COLUMNS
 
 pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
 
@@ -47,22 +48,7 @@ def test_generated_job_on_a_cluster_equals_the_solver_called_directly(tmp_path, 
     params = {"boards": {"generate": GENERATE}, "counts": True}
     manifest, table = _run(tmp_path, "walled", params, dask_runner(dask_client, 2), 2)
     assert table.num_rows == 12000 and manifest["tables"]["maxima"]["rows"] == 12000
-    assert table.column_names == [
-        "board_id",
-        "rows",
-        "cols",
-        "density",
-        "walls",
-        "max_rooks",
-        "max_placements",
-        "max_placements_text",
-        "placements",
-        "placements_text",
-        "count_status",
-        "count_memory",
-        "placement",
-        "nodes",
-    ]
+    assert table.column_names == MAXIMA_COLUMNS
     assert set(table.column("count_status").to_pylist()) == {"counted"}
     for n in (4, 6):
         for density in (0.1, 0.3):
@@ -99,18 +85,7 @@ def test_a_given_set_without_counts_leaves_them_null(tmp_path):
 
 
 def test_generate_command_gives_the_same_set_on_any_number_of_workers(tmp_path):
-    args = [
-        "generate",
-        "max_rooks",
-        "--n",
-        "6",
-        "--density",
-        "0.25",
-        "--count",
-        "4000",
-        "--seed",
-        "3",
-    ]
+    args = "generate max_rooks --n 6 --density 0.25 --count 4000 --seed 3".split()
     one = boardsweep(*args, "-o", str(tmp_path / "one.parquet"))
     two = boardsweep(*args, "-o", str(tmp_path / "two.parquet"), "--workers", "2")
     assert one.returncode == two.returncode == 0, (one.stderr, two.stderr)
@@ -122,20 +97,8 @@ def test_a_generated_set_of_several_groups_solves_as_written(tmp_path):
     """``generate`` numbers each group's instances from 0, so ids repeat across groups; the
     set reads back (ids are distinct within a group) and every instance is solved once, the
     same as the job that generates and solves in one go."""
-    made = boardsweep(
-        "generate",
-        "max_rooks",
-        "--n",
-        "4,5",
-        "--density",
-        "0.1,0.2",
-        "--count",
-        "3",
-        "--seed",
-        "3",
-        "-o",
-        str(tmp_path / "b.parquet"),
-    )
+    generate = "generate max_rooks --n 4,5 --density 0.1,0.2 --count 3 --seed 3".split()
+    made = boardsweep(*generate, "-o", str(tmp_path / "b.parquet"))
     assert made.returncode == 0, made.stderr
     solved = boardsweep(
         "solve",
@@ -160,18 +123,8 @@ def test_a_generated_set_of_several_groups_solves_as_written(tmp_path):
     )
     for name in ("rows", "density", "max_rooks", "placements_text", "count_status"):
         assert table.column(name).to_pylist() == direct.column(name).to_pylist(), name
-    made = boardsweep(
-        "generate",
-        "slant",
-        "--n",
-        "4,5",
-        "--count",
-        "2",
-        "--seed",
-        "1",
-        "-o",
-        str(tmp_path / "p.parquet"),
-    )
+    generate = "generate slant --n 4,5 --count 2 --seed 1".split()
+    made = boardsweep(*generate, "-o", str(tmp_path / "p.parquet"))
     assert made.returncode == 0, made.stderr
     puzzles = boardsweep(
         "solve", "slant", str(tmp_path / "p.parquet"), "-o", str(tmp_path / "s.parquet")

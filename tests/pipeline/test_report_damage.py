@@ -77,13 +77,37 @@ def cut_in_half(path: Path) -> None:
     path.write_bytes(data[: len(data) // 2])
 
 
+def damage_and_report(folder: Path, damaged: Path, damage=cut_in_half):
+    """``report`` on ``folder`` once ``damage`` has been done to its file ``damaged``."""
+    damage(damaged)
+    return report(folder)
+
+
+def assert_reported_without(result, shown: str, left_out: str) -> None:
+    """The report succeeded, with the job titled ``shown`` and not the one titled ``left_out``."""
+    assert result.exit_code == 0, result.output
+    assert shown in result.stdout and left_out not in result.stdout
+
+
+def the_one_warning(result) -> str:
+    """The report's only WARNING line."""
+    warnings = [line for line in result.stderr.splitlines() if "WARNING" in line]
+    assert len(warnings) == 1, warnings
+    return warnings[0]
+
+
+def assert_nothing_reported(result, damaged: Path, damage: str) -> None:
+    """The report exited 2, naming ``damaged`` with ``damage`` and as why no job was left."""
+    assert result.exit_code == 2
+    assert f"{damaged}: {damage}" in result.stderr
+    assert f"{NO_JOB}{damaged}" in result.stderr
+
+
 def test_one_changed_byte_in_the_only_job_exits_2_naming_the_file(results):
     folder = results("q")
     table = folder / "q" / "counts.parquet"
-    change_one_byte(table)
-    result = report(folder)
-    assert result.exit_code == 2
-    assert f"{table}: {SHA_DIFFERS}" in result.stderr
+    result = damage_and_report(folder, table, change_one_byte)
+    assert_nothing_reported(result, table, SHA_DIFFERS)
     errors = [line for line in result.stderr.splitlines() if "boardsweep: error:" in line]
     assert errors == [f"boardsweep: error: {folder}: {NO_JOB}{table} (see the warnings above)"]
     assert "no job results found" not in result.stderr
@@ -93,12 +117,9 @@ def test_one_changed_byte_in_the_only_job_exits_2_naming_the_file(results):
 def test_the_good_job_is_reported_beside_a_damaged_one(results):
     folder = results("q", "r")
     table = folder / "r" / "counts.parquet"
-    change_one_byte(table)
-    result = report(folder)
-    assert result.exit_code == 0, result.output
-    assert Q_TITLE in result.stdout and R_TITLE not in result.stdout
-    warnings = [line for line in result.stderr.splitlines() if "WARNING" in line]
-    assert len(warnings) == 1 and warnings[0].endswith(f"{table}: {SHA_DIFFERS}")
+    result = damage_and_report(folder, table, change_one_byte)
+    assert_reported_without(result, Q_TITLE, R_TITLE)
+    assert the_one_warning(result).endswith(f"{table}: {SHA_DIFFERS}")
     assert "error" not in result.stderr
     assert (folder / "_report" / "report.html").is_file()
 
@@ -106,20 +127,15 @@ def test_the_good_job_is_reported_beside_a_damaged_one(results):
 def test_a_truncated_table_is_named(results):
     folder = results("q")
     table = folder / "q" / "counts.parquet"
-    cut_in_half(table)
-    result = report(folder)
-    assert result.exit_code == 2
-    assert f"{table}: {TRUNCATED}; its job is not reported" in result.stderr
-    assert f"{NO_JOB}{table}" in result.stderr
+    result = damage_and_report(folder, table)
+    assert_nothing_reported(result, table, f"{TRUNCATED}; its job is not reported")
 
 
 def test_a_truncated_table_beside_a_good_job_leaves_that_job_out(results):
     folder = results("q", "r")
     table = folder / "q" / "counts.parquet"
-    cut_in_half(table)
-    result = report(folder)
-    assert result.exit_code == 0, result.output
-    assert R_TITLE in result.stdout and Q_TITLE not in result.stdout
+    result = damage_and_report(folder, table)
+    assert_reported_without(result, R_TITLE, Q_TITLE)
     assert f"{table}: {TRUNCATED}; its job is not reported" in result.stderr
 
 
@@ -129,13 +145,11 @@ def test_a_truncated_loose_table_is_skipped_with_a_warning(results, published):
     shutil.copy(published / "q" / "counts.parquet", folder / "one" / "good.parquet")
     loose = folder / "one" / "half.parquet"
     shutil.copy(published / "q" / "counts.parquet", loose)
-    cut_in_half(loose)
-    result = report(folder)
+    result = damage_and_report(folder, loose)
     assert result.exit_code == 0, result.output
     assert Q_TITLE in result.stdout and R_TITLE in result.stdout
     assert "== one-good: " in result.stdout and "== one-half: " not in result.stdout
-    warnings = [line for line in result.stderr.splitlines() if "WARNING" in line]
-    assert len(warnings) == 1 and warnings[0].endswith(f"{loose}: {TRUNCATED}; skipped")
+    assert the_one_warning(result).endswith(f"{loose}: {TRUNCATED}; skipped")
 
 
 def test_only_damaged_loose_tables_name_the_damage(results, tmp_path, published):
@@ -143,18 +157,13 @@ def test_only_damaged_loose_tables_name_the_damage(results, tmp_path, published)
     folder.mkdir()
     loose = folder / "half.parquet"
     shutil.copy(published / "q" / "counts.parquet", loose)
-    cut_in_half(loose)
-    result = report(folder)
-    assert result.exit_code == 2
-    assert f"{loose}: {TRUNCATED}; skipped" in result.stderr
-    assert f"{NO_JOB}{loose}" in result.stderr
+    result = damage_and_report(folder, loose)
+    assert_nothing_reported(result, loose, f"{TRUNCATED}; skipped")
 
 
 def test_a_missing_table_is_named(results):
     folder = results("q", "r")
     table = folder / "r" / "counts.parquet"
-    table.unlink()
-    result = report(folder)
-    assert result.exit_code == 0, result.output
-    assert Q_TITLE in result.stdout and R_TITLE not in result.stdout
+    result = damage_and_report(folder, table, Path.unlink)
+    assert_reported_without(result, Q_TITLE, R_TITLE)
     assert f"{table}: is missing (its manifest lists it); its job is not reported" in result.stderr

@@ -11,6 +11,7 @@ ones use the machine's cache, which the test session warmed.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import signal
@@ -38,21 +39,9 @@ jobs:
 # warm: fractions of the shorter of two whole warm runs, the last in the last jobs'
 # publication: a signal in the last instants of a run that has finished (its exit hooks ran)
 # is ignored by design, and one warm run can be a quarter shorter than another here
-WARM = [
-    (0.03, signal.SIGINT),
-    (0.2, signal.SIGTERM),
-    (0.45, signal.SIGINT),
-    (0.6, signal.SIGTERM),
-    (0.7, signal.SIGINT),
-]
+WARM = list(zip([0.03, 0.2, 0.45, 0.6, 0.7], itertools.cycle([signal.SIGINT, signal.SIGTERM])))
 # cold: seconds, all inside the first kernels' compile (a cold run here takes about 40 s)
-COLD = [
-    (1.0, signal.SIGTERM),
-    (2.5, signal.SIGINT),
-    (4.5, signal.SIGTERM),
-    (7.0, signal.SIGINT),
-    (10.0, signal.SIGTERM),
-]
+COLD = list(zip([1.0, 2.5, 4.5, 7.0, 10.0], itertools.cycle([signal.SIGTERM, signal.SIGINT])))
 LINE = re.compile(
     r"boardsweep: error: (interrupted|terminated) \((SIGINT|SIGTERM)\); "
     r"(nothing of this run was kept|\d+ tasks? of this run kept, rerun to resume)"

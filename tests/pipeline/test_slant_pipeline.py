@@ -11,6 +11,7 @@ from boardsweep.pipeline.spec import make_job, state_folder
 from boardsweep.pipeline.store import Store
 from boardsweep.solvers.schema import Context
 from tests.conftest import ROOT, boardsweep
+from tests.result_columns import SLANT_COLUMNS
 
 
 def test_judge_slant_seed_sample_byte_for_byte():
@@ -37,15 +38,7 @@ def test_slant_job_on_cluster_and_report(tmp_path, dask_client):
     store.close()
     table = pq.read_table(tmp_path / "sl" / "slant.parquet")
     assert manifest["tables"]["slant"]["rows"] == 120 and table.num_rows == 120
-    assert table.column_names == [
-        "puzzle_id",
-        "rows",
-        "cols",
-        "status",
-        "solution",
-        "nodes",
-        "seconds",
-    ]
+    assert table.column_names == SLANT_COLUMNS
     assert set(table.column("status").to_pylist()) == {"unique"}  # generated puzzles are unique
     assert [len(s) for s in table.column("solution").to_pylist()] == [25] * 60 + [64] * 60
     assert set("".join(table.column("solution").to_pylist())) <= {"/", "\\"}

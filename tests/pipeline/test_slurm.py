@@ -27,7 +27,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from boardsweep.pipeline.batch import BATCH, JOBQUEUE_KEYS, OWN_KEYS, slurm_settings
+from boardsweep.pipeline.batch import BATCH, JOBQUEUE_KEYS, OWN_KEYS, SLURM_ENDED, slurm_settings
 from boardsweep.pipeline.errors import InputError
 from boardsweep.pipeline.plan import plan_job
 from boardsweep.pipeline.spec import CLUSTER_KINDS, cluster_spec, load_config
@@ -40,17 +40,6 @@ from tests.solvers.test_queens_rooks_crosscheck import published_triangle
 pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
 
 NIGHTLY = ROOT / "examples" / "nightly.sbatch"
-ENDED = {
-    "BOOT_FAIL",
-    "CANCELLED",
-    "COMPLETED",
-    "DEADLINE",
-    "FAILED",
-    "NODE_FAIL",
-    "OUT_OF_MEMORY",
-    "PREEMPTED",
-    "TIMEOUT",
-}
 NO_TIME_LIMIT = {"UNLIMITED", "365-00:00:00"}
 CRONTAB = ROOT / "examples" / "nightly.crontab"
 CLUSTERS_PAGE = ROOT / "docs" / "clusters.md"
@@ -106,7 +95,7 @@ def _wait_ended(name: str, seconds: float) -> dict[str, str]:
     """Wait until every job called ``name`` has ended; return those that have not."""
     deadline = time.monotonic() + seconds
     while True:
-        alive = {j: s for j, s in _jobs(name).items() if s not in ENDED}
+        alive = {j: s for j, s in _jobs(name).items() if s not in SLURM_ENDED}
         if not alive or time.monotonic() > deadline:
             return alive
         time.sleep(0.5)
@@ -131,6 +120,17 @@ def _config(tmp_path: Path, name: str, cluster: str, jobs: str) -> Path:
         f"dashboard_address: ':0', {cluster}}}\njobs:\n{jobs}"
     )
     return path
+
+
+def _start_run(config: Path) -> subprocess.Popen:
+    """``boardsweep run CONFIG`` started from the repository root, its stderr piped as text."""
+    return subprocess.Popen(
+        [*BOARDSWEEP, "run", str(config)],
+        cwd=ROOT,
+        env=run_env(),
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _counts(path: Path) -> list[int]:
@@ -195,7 +195,7 @@ def test_run_on_slurm_worker_jobs(tmp_path, job_name):
     keys = tmp_path / ".boardsweep" / "out" / "keys"
     assert keys.is_dir() and keys.stat().st_mode & 0o777 == 0o700
     assert not list(keys.iterdir())  # the workers' key files are gone with the cluster
-    assert not {j: s for j, s in _jobs(job_name).items() if s not in ENDED}
+    assert not {j: s for j, s in _jobs(job_name).items() if s not in SLURM_ENDED}
 
 
 def test_plain_and_foreign_clients_cannot_join_a_slurm_run(tmp_path, job_name):
@@ -207,13 +207,7 @@ def test_plain_and_foreign_clients_cannot_join_a_slurm_run(tmp_path, job_name):
     config = _config(
         tmp_path, job_name, "workers: 1", "  - {name: q, problem: nqueens, n: [15, 16]}\n"
     )
-    with subprocess.Popen(
-        [*BOARDSWEEP, "run", str(config)],
-        cwd=ROOT,
-        env=run_env(),
-        stderr=subprocess.PIPE,
-        text=True,
-    ) as proc:
+    with _start_run(config) as proc:
         try:
             address = None
             deadline = time.monotonic() + 120
@@ -288,13 +282,7 @@ def test_interrupted_run_cancels_its_worker_jobs(tmp_path, job_name, signum):
     config = _config(
         tmp_path, job_name, "workers: 2", "  - {name: q, problem: nqueens, n: [16, 17]}\n"
     )  # ~18 tasks of ~1 s
-    with subprocess.Popen(
-        [*BOARDSWEEP, "run", str(config)],
-        cwd=ROOT,
-        env=run_env(),
-        stderr=subprocess.PIPE,
-        text=True,
-    ) as proc:
+    with _start_run(config) as proc:
         try:
             deadline = time.monotonic() + 60
             store = load_config(config).state / "store.sqlite"
@@ -368,7 +356,7 @@ def _submit_nightly(tmp_path: Path, config: Path) -> tuple[str, str]:
     assert submitted.returncode == 0, submitted.stderr
     job = re.fullmatch(r"Submitted batch job (\d+)\n", submitted.stdout).group(1)
     deadline = time.monotonic() + 180  # a worker job may compile the kernels first
-    while (state := _job(job).get("JobState")) not in ENDED:
+    while (state := _job(job).get("JobState")) not in SLURM_ENDED:
         if time.monotonic() > deadline:
             subprocess.run(["scancel", job])
             pytest.fail(f"nightly job {job} still {state} after 180 s")

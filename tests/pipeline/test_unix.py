@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -64,12 +65,18 @@ def test_a_signal_ends_the_run_with_its_status_one_line_and_no_orphans(tmp_path,
     assert records_stored(tmp_path / STORE) >= 1
 
 
-def test_a_clean_run_logs_timestamped_lines_in_one_format_and_no_traceback(tmp_path):
+def _run_on_one_worker(tmp_path: Path, n: str) -> subprocess.CompletedProcess:
+    """``boardsweep run c.yaml`` in ``tmp_path``: one N-queens job q of ``n`` on one local
+    worker, its output ``out``."""
     (tmp_path / "c.yaml").write_text(
         "output: out\ncluster: {kind: local, workers: 1}\n"
-        "jobs:\n  - {name: q, problem: nqueens, n: [8, 12]}\n"
+        f"jobs:\n  - {{name: q, problem: nqueens, n: {n}}}\n"
     )
-    done = boardsweep("run", "c.yaml", cwd=tmp_path)
+    return boardsweep("run", "c.yaml", cwd=tmp_path)
+
+
+def test_a_clean_run_logs_timestamped_lines_in_one_format_and_no_traceback(tmp_path):
+    done = _run_on_one_worker(tmp_path, "[8, 12]")
     assert done.returncode == 0, done.stderr
     lines = done.stderr.splitlines()
     assert lines and all(STAMP.match(line) for line in lines), done.stderr
@@ -109,11 +116,7 @@ def test_a_symlink_planted_as_the_lock_is_refused_and_its_target_untouched(tmp_p
 
 
 def test_the_state_folders_a_run_makes_are_private(tmp_path):
-    (tmp_path / "c.yaml").write_text(
-        "output: out\ncluster: {kind: local, workers: 1}\n"
-        "jobs:\n  - {name: q, problem: nqueens, n: 6}\n"
-    )
-    done = boardsweep("run", "c.yaml", cwd=tmp_path)
+    done = _run_on_one_worker(tmp_path, "6")
     assert done.returncode == 0, done.stderr
     for folder in (
         tmp_path / ".boardsweep",

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import sys
 
 import pytest
 
-from tests.conftest import run_env
+from tests.conftest import run_env, run_ok
 
 pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
 
@@ -33,15 +32,9 @@ def test_a_cold_cache_compiles_each_problem_once_on_different_workers(tmp_path):
     problems = ["queens_rooks", "max_rooks"]
     (tmp_path / "warm.py").write_text(SCRIPT)
     env = {**run_env(), "BOARDSWEEP_CACHE": str(tmp_path / "cache")}
-    done = subprocess.run(
-        [sys.executable, "warm.py", ",".join(problems)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
+    done = run_ok(
+        [sys.executable, "warm.py", ",".join(problems)], cwd=tmp_path, env=env, timeout=900
     )
-    assert done.returncode == 0, done.stderr
     ready, again = json.loads(done.stdout.splitlines()[-1])
     assert len(ready) == 2
     for name in problems:

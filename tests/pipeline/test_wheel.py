@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, start_dask_worker
+from tests.conftest import ROOT, SCHEDULER_ON_LOOPBACK, run_ok, start_dask_worker
 from tests.pipeline import test_slurm as on_slurm
 
 pytestmark = pytest.mark.slow  # long, real processes: started first under pytest -n
@@ -177,12 +177,7 @@ def test_the_installed_package_runs_on_workers_started_apart(installed, tmp_path
                 python,
                 "-m",
                 "distributed.cli.dask_scheduler",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--dashboard-address",
-                "127.0.0.1:0",
+                *SCHEDULER_ON_LOOPBACK,
                 "--scheduler-file",
                 str(scheduler_file),
             ],
@@ -284,15 +279,7 @@ def test_the_installed_package_runs_a_job_on_slurm_worker_jobs(installed, job_na
     preload = tmp_path / "witness.py"
     preload.write_text(WITNESS.format(folder=str(seen)))
     env = {**installed["env"], "DASK_DISTRIBUTED__WORKER__PRELOAD": str(preload)}
-    done = subprocess.run(
-        [installed["boardsweep"], "run"],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr
+    done = run_ok([installed["boardsweep"], "run"], cwd=folder, env=env, timeout=600)
     done_read = subprocess.run(
         [
             installed["python"],

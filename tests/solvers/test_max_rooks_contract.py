@@ -14,7 +14,13 @@ from boardsweep.solvers import max_rooks as mr
 from boardsweep.solvers.contract import InstanceProblem
 from boardsweep.solvers.max_rooks.generate import group_key
 from boardsweep.solvers.schema import ParamError
+from tests.contract_checks import (
+    assert_costs_rise,
+    assert_judged_byte_for_byte,
+    assert_set_check_refuses,
+)
 from tests.contract_driver import run_in_process
+from tests.result_columns import MAXIMA_COLUMNS
 
 P = mr.PROBLEM
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -50,22 +56,7 @@ def test_declarations():
         ("cells", "string", False),
     ]
     maxima = P.result.compute_schema()
-    assert maxima.names == [
-        "board_id",
-        "rows",
-        "cols",
-        "density",
-        "walls",
-        "max_rooks",
-        "max_placements",
-        "max_placements_text",
-        "placements",
-        "placements_text",
-        "count_status",
-        "count_memory",
-        "placement",
-        "nodes",
-    ]
+    assert maxima.names == MAXIMA_COLUMNS
     assert maxima.field("count_status").nullable and maxima.field("count_memory").nullable
     assert maxima.field("placement").type == pa.list_(pa.int32())
     assert maxima.field("max_placements").type == pa.decimal128(38, 0)
@@ -205,17 +196,7 @@ def test_seed_sample_through_the_contract(counts):
 def test_judge_byte_for_byte():
     expected = (DATA / "max_rooks_sample.out").read_bytes()
     table = P.seed_format.read(sample())
-    params = job()
-    maxima = run_in_process(P, params, random.Random(1), rows=table)["maxima"]
-    notes: list[str] = []
-    for size in (1, 2, 100):
-        out = b"".join(
-            P.seed_format.answer(
-                {"maxima": iter(maxima.to_batches(max_chunksize=size))}, params, notes.append
-            )
-        )
-        assert out == expected
-    assert notes == []
+    assert_judged_byte_for_byte(P, job(), table, "maxima", expected, (1, 2, 100))
 
 
 def test_text_round_trip_of_generated_boards():
@@ -262,9 +243,7 @@ def bad_set(**change) -> pa.Table:
     ],
 )
 def test_check_set_names_the_board(change, message):
-    P.instances.check(bad_set())
-    with pytest.raises(ParamError, match=message):
-        P.instances.check(bad_set(**change))
+    assert_set_check_refuses(P, bad_set, change, message)
 
 
 def test_check_set_reports_the_first_bad_board():
@@ -285,7 +264,7 @@ def test_costs():
     options = {"counts": False}
     rows = np.array([1, 8, 3000, 46340], dtype=np.int32)
     cost = P.instances.costs({"rows": rows, "cols": rows}, options)
-    assert cost.dtype == np.float64 and np.isfinite(cost).all() and (np.diff(cost) > 0).all()
+    assert_costs_rise(cost)
     counted = P.instances.costs({"rows": rows[:2], "cols": np.array([30, 30])}, {"counts": True})
     assert (
         counted > P.instances.costs({"rows": rows[:2], "cols": np.array([30, 30])}, options)

@@ -9,8 +9,8 @@ import pyarrow as pa
 import pytest
 
 from boardsweep.solvers import max_rooks as mr
-from boardsweep.solvers.contract import FormatError
 from boardsweep.solvers.max_rooks import format as fmt
+from tests.contract_checks import assert_format_error_at
 
 # POJ 1315's sample (seed 003_2cf135e6840760fd.txt), input and expected output
 SAMPLE_INPUT = """4
@@ -141,7 +141,4 @@ def test_render_maxima():
     ],
 )
 def test_bad_input(text, line, message):
-    with pytest.raises(FormatError, match=message) as info:
-        fmt.read(text)
-    assert info.value.line == line
-    assert str(info.value) == info.value.message
+    assert_format_error_at(fmt.read, text, line, message)

@@ -16,11 +16,11 @@ import pytest
 
 from boardsweep.pipeline.cli import _solve_flags
 from boardsweep.solvers import nqueens
-from boardsweep.solvers.contract import Report
 from boardsweep.solvers.nqueens import constellations, tree
 from boardsweep.solvers.nqueens import format as fmt
 from boardsweep.solvers.prefixes import interleave, prefix_numbers
 from boardsweep.solvers.schema import Integer, ParamError
+from tests.contract_checks import assert_param_error_at, report_of_one_table
 from tests.contract_driver import run_in_process
 
 PROBLEM = nqueens.PROBLEM
@@ -376,12 +376,7 @@ def test_solve_command():
     ],
 )
 def test_param_errors_carry_their_key_path(raw, key, message):
-    with pytest.raises(ParamError, match=message) as caught:
-        PROBLEM.check_params(raw)
-    assert caught.value.key == key
-    with pytest.raises(ParamError) as caught:
-        PROBLEM.check_params(raw, ("jobs", 3))
-    assert caught.value.key == ("jobs", 3, *key)
+    assert_param_error_at(PROBLEM, raw, key, message, ("jobs", 3))
 
 
 def test_messages_read_well_after_the_key():
@@ -409,11 +404,7 @@ def published(out: dict[str, pa.Table]):
 
 
 def test_report_has_exact_counts_and_a_log_figure():
-    out = run_in_process(PROBLEM, job(n="1..12"), random.Random(2))
-    report = PROBLEM.report("queens", published(out))
-    assert isinstance(report, Report)
-    ((title, frame),) = report.tables
-    assert "queens" in title
+    report, frame = report_of_one_table(PROBLEM, job(n="1..12"), 2, "queens", published)
     assert frame["n"].tolist() == list(range(1, 13))
     assert [type(q) for q in frame["Q(n)"]] == [int] * 12
     assert frame["Q(n)"].tolist() == A000170[:12]

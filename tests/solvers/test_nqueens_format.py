@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from boardsweep.solvers import nqueens
-from boardsweep.solvers.contract import FormatError
 from boardsweep.solvers.nqueens import format as fmt
+from tests.contract_checks import assert_format_error_at
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 
@@ -48,7 +48,4 @@ def test_render_boards():
     ],
 )
 def test_bad_input_names_the_line(text, line, message):
-    with pytest.raises(FormatError, match=message) as caught:
-        fmt.parse(text)
-    assert caught.value.line == line
-    assert str(caught.value) == caught.value.message  # the pipeline adds the file name
+    assert_format_error_at(fmt.parse, text, line, message)

@@ -15,10 +15,11 @@ import pyarrow as pa
 import pytest
 
 from boardsweep.solvers import queens_rooks as qr
-from boardsweep.solvers.contract import FormatError, Report
+from boardsweep.solvers.contract import FormatError
 from boardsweep.solvers.prefixes import interleave
 from boardsweep.solvers.queens_rooks import symmetry
 from boardsweep.solvers.schema import ParamError
+from tests.contract_checks import assert_param_error_at, report_of_one_table
 from tests.contract_driver import run_in_process
 
 PROBLEM = qr.PROBLEM
@@ -240,12 +241,7 @@ def test_solve_command():
     ],
 )
 def test_param_errors_carry_their_key_path(raw, key, message):
-    with pytest.raises(ParamError, match=message) as caught:
-        PROBLEM.check_params(raw)
-    assert caught.value.key == key
-    with pytest.raises(ParamError) as caught:
-        PROBLEM.check_params(raw, ("jobs", 1))
-    assert caught.value.key == ("jobs", 1, *key)
+    assert_param_error_at(PROBLEM, raw, key, message, ("jobs", 1))
 
 
 def test_lines_may_repeat_and_hold_the_empty_board():
@@ -267,11 +263,7 @@ def published(out: dict[str, pa.Table]):
 
 
 def test_report_has_the_exact_triangle_and_its_figure():
-    out = run_in_process(PROBLEM, job(total="1..9"), random.Random(7))
-    report = PROBLEM.report("mixed", published(out))
-    assert isinstance(report, Report)
-    ((title, frame),) = report.tables
-    assert "mixed" in title
+    report, frame = report_of_one_table(PROBLEM, job(total="1..9"), 7, "mixed", published)
     assert frame.index.tolist() == list(range(1, 10))
     for n in range(1, 10):
         row = frame.loc[n].tolist()

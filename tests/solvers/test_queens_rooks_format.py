@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from boardsweep.solvers.contract import FormatError
 from boardsweep.solvers.queens_rooks import format as fmt
+from tests.contract_checks import assert_format_error_at
 
 
 def test_seed_sample():
@@ -44,7 +44,4 @@ def test_limit_matches_the_kernel():
     ],
 )
 def test_bad_lines_name_the_line(text, line, message):
-    with pytest.raises(FormatError, match=message) as caught:
-        fmt.parse(text)
-    assert caught.value.line == line
-    assert str(caught.value) == caught.value.message  # the pipeline adds the file name
+    assert_format_error_at(fmt.parse, text, line, message)

@@ -13,7 +13,13 @@ import pytest
 from boardsweep.solvers import slant
 from boardsweep.solvers.contract import InstanceProblem, Report
 from boardsweep.solvers.schema import ParamError
+from tests.contract_checks import (
+    assert_costs_rise,
+    assert_judged_byte_for_byte,
+    assert_set_check_refuses,
+)
 from tests.contract_driver import run_in_process
+from tests.result_columns import SLANT_COLUMNS
 
 P = slant.PROBLEM
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -48,15 +54,7 @@ def test_declarations():
         ("cols", "int32"),
         ("clues", "string"),
     ]
-    assert P.result.compute_schema().names == [
-        "puzzle_id",
-        "rows",
-        "cols",
-        "status",
-        "solution",
-        "nodes",
-        "seconds",
-    ]
+    assert P.result.compute_schema().names == SLANT_COLUMNS
     assert set(P.params.fields) == {"puzzles"} and dict(P.options.fields) == {}
     assert P.instances.cost_columns == ("rows", "cols") and P.instances.id_column == "puzzle_id"
 
@@ -141,17 +139,7 @@ def test_seed_sample_through_the_contract():
 def test_judge_byte_for_byte():
     expected = (DATA / "slant_sample.out").read_bytes()
     table = P.seed_format.read(sample())
-    params = job()
-    result = run_in_process(P, params, random.Random(1), rows=table)["slant"]
-    notes: list[str] = []
-    for size in (1, 5):
-        out = b"".join(
-            P.seed_format.answer(
-                {"slant": iter(result.to_batches(max_chunksize=size))}, params, notes.append
-            )
-        )
-        assert out == expected
-    assert notes == []
+    assert_judged_byte_for_byte(P, job(), table, "slant", expected, (1, 5))
 
 
 def test_judge_notes_a_case_without_solution():
@@ -206,16 +194,14 @@ def bad_set(**change) -> pa.Table:
     ],
 )
 def test_check_set_names_the_puzzle(change, message):
-    P.instances.check(bad_set())
-    with pytest.raises(ParamError, match=message):
-        P.instances.check(bad_set(**change))
+    assert_set_check_refuses(P, bad_set, change, message)
 
 
 def test_costs():
     cost = P.instances.costs(
         {"rows": np.array([1, 10, 46339]), "cols": np.array([1, 10, 46339])}, {}
     )
-    assert cost.dtype == np.float64 and np.isfinite(cost).all() and (np.diff(cost) > 0).all()
+    assert_costs_rise(cost)
 
 
 @pytest.mark.parametrize(

@@ -133,31 +133,29 @@ def test_grade_batch():
 # ------------------------------------------------------------------------------ generation
 
 
-def test_easy_puzzles_fall_to_the_easy_deductions(graded):
-    batch = graded["easy"]
+def assert_solved_at(batch, level: int, stalling: tuple[int, ...] = ()) -> None:
+    """Every puzzle of ``batch`` has one solution; the deductions of each level of
+    ``stalling`` stall on it (2), then those of ``level`` finish it (1) as the solver does,
+    and ``level`` is the grade of every puzzle."""
     verdict = slant.solve_batch(batch)
     assert (verdict["status"] == slant.UNIQUE).all()
     at = 0
     for rows, cols, clues in puzzles(batch):
         s = make_scratch((rows + 1) * (cols + 1))
-        assert deduce(rows, cols, clues, EASY, s) == 1
+        for lower in stalling:
+            assert deduce(rows, cols, clues, lower, s) == 2
+        assert deduce(rows, cols, clues, level, s) == 1
         assert np.array_equal(s.ws[0, : rows * cols], verdict["solution"][at : at + rows * cols])
         at += rows * cols
-    assert set(levels.grade_batch(batch)) == {EASY}
+    assert set(levels.grade_batch(batch)) == {level}
+
+
+def test_easy_puzzles_fall_to_the_easy_deductions(graded):
+    assert_solved_at(graded["easy"], EASY)
 
 
 def test_hard_puzzles_need_the_hard_deductions(graded):
-    batch = graded["hard"]
-    verdict = slant.solve_batch(batch)
-    assert (verdict["status"] == slant.UNIQUE).all()
-    at = 0
-    for rows, cols, clues in puzzles(batch):
-        s = make_scratch((rows + 1) * (cols + 1))
-        assert deduce(rows, cols, clues, EASY, s) == 2  # the easy rules stall
-        assert deduce(rows, cols, clues, HARD, s) == 1
-        assert np.array_equal(s.ws[0, : rows * cols], verdict["solution"][at : at + rows * cols])
-        at += rows * cols
-    assert set(levels.grade_batch(batch)) == {HARD}
+    assert_solved_at(graded["hard"], HARD, stalling=(EASY,))  # the easy rules stall
 
 
 @pytest.mark.parametrize("level", levels.LEVELS)
