@@ -50,8 +50,21 @@ from slant_tatham import to_batch  # noqa: E402
 
 from boardsweep.solvers import slant  # noqa: E402
 
-FILES = ("kernel.py", "state.py", "clock.py", "classes.py", "fields.py", "learning.py")
-LATER = ("classes.py", "fields.py", "learning.py")  # files a revision before their commits lacks
+FILES = (
+    "kernel.py",
+    "state.py",
+    "clock.py",
+    "classes.py",
+    "fields.py",
+    "learning.py",
+    "members.py",
+)
+LATER = (
+    "classes.py",
+    "fields.py",
+    "learning.py",
+    "members.py",
+)  # files a revision before their commits lacks
 
 
 def side(rev: str, scratch: Path, k: int):

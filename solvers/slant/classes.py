@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from .members import join
 from .state import (
     _EXON,
     _NCQ,
@@ -120,13 +121,11 @@ def _merge(ws, st, C, i, j):
             return False
     q = a
     while True:
-        ws.cls[q] = b
         _push_corners(ws, st, C, ws.tl[q])
         q = ws.cnext[q]
         if q == a:
             break
-    ws.cnext[a], ws.cnext[b] = ws.cnext[b], ws.cnext[a]
-    ws.csize[b] += ws.csize[a]
+    join(ws.cls, ws.cnext, ws.csize, a, b)
     ws.cval[b] = max(va, vb)
     return True
 

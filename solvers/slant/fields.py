@@ -1,6 +1,7 @@
-"""Named rows of one int64 block, for numba code: ``ws.touch[p]`` instead of ``ws[_TOUCH, p]``.
+"""Named rows of one integer block, for numba code: ``ws.touch[p]`` instead of ``ws[_TOUCH, p]``.
 
-A *block* is a 2-D C-contiguous int64 array whose rows (or runs of rows) are fields of a
+A *block* is a 2-D C-contiguous integer array (int64 unless :func:`define` is told
+otherwise) whose rows (or runs of rows) are fields of a
 workspace.  :func:`define` makes a Python class holding such a block and teaches numba to
 read ``ws.name`` as a *row*: a bare pointer to the field's first element, which ``[i]`` (or
 ``[d, i]`` for a field of several rows) loads from and stores to.  The row holds no
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import operator
 
+import numba
 import numpy as np
 from numba import types
 from numba.core import cgutils
@@ -32,19 +34,17 @@ from numba.extending import (
 
 __all__ = ["Block", "define"]
 
-_BLOCK = types.Array(types.int64, 2, "C")
-_PTR = types.CPointer(types.int64)
-
 
 class Block:
-    """A workspace: an int64 block whose rows are named fields (see :func:`define`)."""
+    """A workspace: an integer block whose rows are named fields (see :func:`define`)."""
 
     __slots__ = ("block",)
     FIELDS: dict[str, tuple[int, int]] = {}  # name: (first row, rows)
     ROWS = 0
+    DTYPE = np.int64
 
     def __init__(self, points: int) -> None:
-        self.block = np.zeros((self.ROWS, points), dtype=np.int64)
+        self.block = np.zeros((self.ROWS, points), dtype=self.DTYPE)
 
     def __getitem__(self, key):
         """Index the block: ``ws[row, i]``, ``ws[row, lo:hi]`` (Python only)."""
@@ -57,46 +57,52 @@ class Block:
         return twin
 
     @property
+    def width(self) -> int:
+        """The entries per row (a field's length), as ``ws.width`` reads in numba too."""
+        return self.block.shape[1]
+
+    @property
     def shape(self) -> tuple[int, int]:
         """The block's shape: (rows, entries per row)."""
         return self.block.shape
 
 
 class BlockType(types.Type):
-    """numba's type of one :func:`define`'d workspace class."""
+    """numba's type of one :func:`define`'d workspace class: ``array`` is its block's type."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, dtype: types.Integer) -> None:
+        self.array = types.Array(dtype, 2, "C")
         super().__init__(name=name)
 
 
 class RowType(types.Type):
-    """numba's type of one field: a pointer to its first element; ``many``: the field has
-    several rows, indexed ``[d, i]`` (its stride, in elements, travels with it)."""
+    """numba's type of one field of ``dtype`` entries: a pointer to its first element;
+    ``many``: the field has several rows, indexed ``[d, i]`` (its stride, in elements,
+    travels with it)."""
 
-    def __init__(self, many: bool) -> None:
+    def __init__(self, many: bool, dtype: types.Integer) -> None:
         self.many = many
-        super().__init__(name="FieldRows" if many else "FieldRow")
-
-
-ROW, ROWS = RowType(False), RowType(True)
+        self.dtype = dtype
+        super().__init__(name=f"FieldRows({dtype})" if many else f"FieldRow({dtype})")
 
 
 @register_model(BlockType)
 class _BlockModel(models.StructModel):
     def __init__(self, dmm, fe_type):
-        super().__init__(dmm, fe_type, [("block", _BLOCK)])
+        super().__init__(dmm, fe_type, [("block", fe_type.array)])
 
 
 @register_model(RowType)
 class _RowModel(models.StructModel):
     def __init__(self, dmm, fe_type):
-        super().__init__(dmm, fe_type, [("data", _PTR), ("stride", types.intp)])
+        members = [("data", types.CPointer(fe_type.dtype)), ("stride", types.intp)]
+        super().__init__(dmm, fe_type, members)
 
 
 @unbox(BlockType)
 def _unbox(typ, obj, c):
     held = c.pyapi.object_getattr_string(obj, "block")
-    block = c.unbox(_BLOCK, held)
+    block = c.unbox(typ.array, held)
     c.pyapi.decref(held)
     out = cgutils.create_struct_proxy(typ)(c.context, c.builder)
     out.block = block.value
@@ -106,16 +112,18 @@ def _unbox(typ, obj, c):
 def _field_codegen(row_type):
     def codegen(context, builder, sig, args):
         ws_value, first_value = args
-        proxy = cgutils.create_struct_proxy(sig.args[0])(context, builder, value=ws_value)
-        block = context.make_array(_BLOCK)(context, builder, value=proxy.block)
+        ws_type = sig.args[0]
+        proxy = cgutils.create_struct_proxy(ws_type)(context, builder, value=ws_value)
+        block = context.make_array(ws_type.array)(context, builder, value=proxy.block)
         stride = builder.extract_value(block.strides, 0)  # bytes per row
         first_value = context.cast(builder, first_value, sig.args[1], types.intp)
         start = builder.gep(
             builder.bitcast(block.data, cgutils.voidptr_t), [builder.mul(first_value, stride)]
         )
         row = cgutils.create_struct_proxy(row_type)(context, builder)
-        row.data = builder.bitcast(start, context.get_value_type(_PTR))
-        row.stride = builder.sdiv(stride, context.get_constant(types.intp, 8))
+        row.data = builder.bitcast(start, context.get_value_type(types.CPointer(row_type.dtype)))
+        itemsize = context.get_constant(types.intp, row_type.dtype.bitwidth // 8)
+        row.stride = builder.sdiv(stride, itemsize)
         return row._getvalue()
 
     return codegen
@@ -124,13 +132,15 @@ def _field_codegen(row_type):
 @intrinsic
 def _field(typingctx, ws, first):
     """The one-row field of ``ws`` at row ``first``."""
-    return ROW(ws, first), _field_codegen(ROW)
+    row = RowType(False, ws.array.dtype)
+    return row(ws, first), _field_codegen(row)
 
 
 @intrinsic
 def _fields(typingctx, ws, first):
     """The field of ``ws`` with several rows, from row ``first`` on."""
-    return ROWS(ws, first), _field_codegen(ROWS)
+    rows = RowType(True, ws.array.dtype)
+    return rows(ws, first), _field_codegen(rows)
 
 
 def _address(context, builder, row_type, row_value, index_type, index_value):
@@ -149,14 +159,14 @@ def _load(typingctx, row, index):
     def codegen(context, builder, sig, args):
         return builder.load(_address(context, builder, sig.args[0], args[0], sig.args[1], args[1]))
 
-    return types.int64(row, index), codegen
+    return row.dtype(row, index), codegen
 
 
 @intrinsic
 def _store(typingctx, row, index, value):
     def codegen(context, builder, sig, args):
         where = _address(context, builder, sig.args[0], args[0], sig.args[1], args[1])
-        builder.store(context.cast(builder, args[2], sig.args[2], types.int64), where)
+        builder.store(context.cast(builder, args[2], sig.args[2], sig.args[0].dtype), where)
         return context.get_dummy_value()
 
     return types.void(row, index, value), codegen
@@ -188,22 +198,54 @@ def _setitem(row, index, value):
     return None
 
 
+# name: {workspace type: (first row, several rows)}, for every define()'d workspace type
+_PLACES: dict[str, dict[BlockType, tuple[int, bool]]] = {}
+
+
 def _attribute(numba_type: BlockType, name: str, first: int, many: bool) -> None:
+    """Teach numba ``ws.name`` for workspaces of ``numba_type``: one overload per name serves
+    every type that has the field (a second overload of one name on BlockType made numba
+    refuse both)."""
+    places = _PLACES.get(name)
+    if places is not None:
+        places[numba_type] = (first, many)
+        return
+    places = _PLACES[name] = {numba_type: (first, many)}
+
     # (no inline="always": numba 0.68 then drops a store to the field, ws.f[i] = v)
     @overload_attribute(BlockType, name)
     def _get(ws):
-        if ws is not numba_type:
+        if ws not in places:
             return None
-        if many:
-            return lambda ws: _fields(ws, first)
-        return lambda ws: _field(ws, first)
+        row, several = places[ws]
+        if several:
+            return lambda ws: _fields(ws, row)
+        return lambda ws: _field(ws, row)
+
+
+@intrinsic
+def _width(typingctx, ws):
+    """The entries per row of ``ws``'s block."""
+
+    def codegen(context, builder, sig, args):
+        proxy = cgutils.create_struct_proxy(sig.args[0])(context, builder, value=args[0])
+        block = context.make_array(sig.args[0].array)(context, builder, value=proxy.block)
+        return builder.extract_value(block.shape, 1)
+
+    return types.intp(ws), codegen
+
+
+@overload_attribute(BlockType, "width")
+def _get_width(ws):
+    """``ws.width`` in numba: the entries per row (a field's length)."""
+    return lambda ws: _width(ws)
 
 
 def _wrapper(numba_type: BlockType):
     @intrinsic
     def wrap(typingctx, block):
-        """The workspace whose block is ``block`` (a 2-D C-contiguous int64 array)."""
-        if block != _BLOCK:
+        """The workspace whose block is ``block`` (a 2-D C-contiguous array of its type)."""
+        if block != numba_type.array:
             return None
 
         def codegen(context, builder, sig, args):
@@ -217,17 +259,20 @@ def _wrapper(numba_type: BlockType):
     return wrap
 
 
-def define(name: str, fields: dict[str, tuple[int, int]]) -> type[Block]:
+def define(
+    name: str, fields: dict[str, tuple[int, int]], dtype: type[np.integer] = np.int64
+) -> type[Block]:
     """A :class:`Block` subclass ``name`` whose ``fields`` (name: (first row, rows)) numba
     code reads as ``ws.name[i]`` (one row) or ``ws.name[d, i]`` (several); ``Cls(points)``
-    makes a zeroed workspace of ``points`` entries per row.
+    makes a zeroed workspace of ``points`` entries per row, of ``dtype`` (an integer type:
+    a field read gives one, as indexing a numpy array of it would).
 
     ``Cls.wrap(block)``, bound to a module-level name, makes in numba code the workspace of
     a bare block: an entry point called often from Python takes ``ws.block``, which numba's
     dispatcher types at C speed (a workspace object goes through a Python lookup on every
     call)."""
     rows = max(first + count for first, count in fields.values())
-    numba_type = BlockType(name)
+    numba_type = BlockType(name, numba.from_dtype(np.dtype(dtype)))
     cls = type(
         name,
         (Block,),
@@ -235,6 +280,7 @@ def define(name: str, fields: dict[str, tuple[int, int]]) -> type[Block]:
             "__slots__": (),
             "FIELDS": dict(fields),
             "ROWS": rows,
+            "DTYPE": np.dtype(dtype).type,
             "wrap": staticmethod(_wrapper(numba_type)),
         },
     )

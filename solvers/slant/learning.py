@@ -35,6 +35,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .fields import define
+from .members import join, split
 from .state import _NCAND, _NONE, _ONE, _ZERO, _ends, _touching
 
 __all__ = ["solve_by_learning"]
@@ -42,26 +44,35 @@ __all__ = ["solve_by_learning"]
 RESTART_UNIT = 64  # conflicts per unit of the Luby restart sequence
 DECAY = 0.95  # VSIDS activity decay per conflict
 
-# rows of the per-variable table ``V``
-_VAL = 0  # -1 open, else the slash
-_LEV = 1  # decision level of the assignment
-_WHY = 2  # reason: a clause, _DECIDED, or _LOOP (refuted by loop propagation)
-_PHASE = 3  # the value the next decision on the variable tries
-_SEEN = 4  # conflict analysis mark
-_MERGED = 5  # 1 while the variable's edge is merged into the forest
-_M_SMALL = 6  # the end that lay in the smaller tree when it merged
-_M_BIG = 7  # the other end
-_M_LABEL = 8  # the smaller tree's label before the merge
-_HPOS = 9  # position in the heap, -1 if not there
-_NV = 10
-
-# rows of the per-vertex table ``U``
-_LAB = 0  # tree label (a member)
-_NXT = 1  # next member of the tree (circular)
-_SZ = 2  # tree size, valid at labels
-_PRED = 3  # path search: the edge literal the vertex was reached by
-_MARK = 4  # path search: the stamp of the search that reached it
-_NU = 5
+# the per-variable table ``V`` and the per-vertex table ``U``: workspaces of named fields
+# (:mod:`.fields`), named as in :mod:`.state` where they mean the same
+Variables = define(
+    "SlantVariables",
+    {
+        "val": (0, 1),  # -1 open, else the slash
+        "lev": (1, 1),  # decision level of the assignment
+        "why": (2, 1),  # reason: a clause, _DECIDED, or _LOOP (refuted by loop propagation)
+        "phase": (3, 1),  # the value the next decision on the variable tries
+        "seen": (4, 1),  # conflict analysis mark
+        "merged": (5, 1),  # 1 while the variable's edge is merged into the forest
+        "m_small": (6, 1),  # the end that lay in the smaller tree when it merged
+        "m_big": (7, 1),  # the other end
+        "m_label": (8, 1),  # the smaller tree's label before the merge
+        "hpos": (9, 1),  # position in the heap, -1 if not there
+    },
+)
+Vertices = define(
+    "SlantVertices",
+    {
+        "comp": (0, 1),  # tree label (a member)
+        "next": (1, 1),  # next member of the tree (circular)
+        "size": (2, 1),  # tree size, valid at labels
+        "pred": (3, 1),  # path search: the edge literal the vertex was reached by
+        "mark": (4, 1),  # path search: the stamp of the search that reached it
+    },
+)
+_NV, _NU = Variables.ROWS, Vertices.ROWS
+as_variables, as_vertices = Variables.wrap, Vertices.wrap  # in numba: a bare block's tables
 
 # slots of the scalar vector ``s``
 _NTRAIL = 0
@@ -81,7 +92,7 @@ _LOOP_CONFLICT = -2
 @njit(cache=True, nogil=True)
 def _truth(V, lit):
     """1 if ``lit`` holds, 0 if it is false, -1 if its variable is open."""
-    v = V[_VAL, lit >> 1]
+    v = V.val[lit >> 1]
     if v < 0:
         return -1
     return 1 if v == (lit & 1) else 0
@@ -96,10 +107,10 @@ def _heap_up(heap, V, act, k):
         if act[y] >= act[x]:
             break
         heap[k] = y
-        V[_HPOS, y] = k
+        V.hpos[y] = k
         k = parent
     heap[k] = x
-    V[_HPOS, x] = k
+    V.hpos[x] = k
 
 
 @njit(cache=True, nogil=True)
@@ -115,15 +126,15 @@ def _heap_down(heap, V, act, n, k):
         if act[y] <= act[x]:
             break
         heap[k] = y
-        V[_HPOS, y] = k
+        V.hpos[y] = k
         k = child
     heap[k] = x
-    V[_HPOS, x] = k
+    V.hpos[x] = k
 
 
 @njit(cache=True, nogil=True)
 def _heap_insert(heap, V, act, s, x):
-    if V[_HPOS, x] >= 0:
+    if V.hpos[x] >= 0:
         return
     k = s[_NHEAP]
     s[_NHEAP] += 1
@@ -134,7 +145,7 @@ def _heap_insert(heap, V, act, s, x):
 @njit(cache=True, nogil=True)
 def _heap_pop(heap, V, act, s):
     x = heap[0]
-    V[_HPOS, x] = -1
+    V.hpos[x] = -1
     s[_NHEAP] -= 1
     n = s[_NHEAP]
     if n > 0:
@@ -152,17 +163,17 @@ def _bump(heap, V, act, inc, x):
         for y in range(act.shape[0]):
             act[y] *= 1e-100
         inc *= 1e-100
-    if V[_HPOS, x] >= 0:
-        _heap_up(heap, V, act, V[_HPOS, x])
+    if V.hpos[x] >= 0:
+        _heap_up(heap, V, act, V.hpos[x])
     return inc
 
 
 @njit(cache=True, nogil=True)
 def _assign(V, trail, s, lit, why):
     x = lit >> 1
-    V[_VAL, x] = lit & 1
-    V[_LEV, x] = s[_LEVEL]
-    V[_WHY, x] = why
+    V.val[x] = lit & 1
+    V.lev[x] = s[_LEVEL]
+    V.why[x] = why
     trail[s[_NTRAIL]] = lit
     s[_NTRAIL] += 1
 
@@ -173,58 +184,40 @@ def _merge(V, U, ends, inc_start, inc, trail, s, lit):
     every open slash it leaves inside one tree; False if its ends share a tree already."""
     a = ends[0, lit]
     b = ends[1, lit]
-    la = U[_LAB, a]
-    lb = U[_LAB, b]
+    la = U.comp[a]
+    lb = U.comp[b]
     if la == lb:
         return False
-    if U[_SZ, la] > U[_SZ, lb]:
+    if U.size[la] > U.size[lb]:
         a, b = b, a
         la, lb = lb, la
     u = a
     while True:  # loop propagation: open slashes from the smaller tree into the larger
         for k in range(inc_start[u], inc_start[u + 1]):
             e = inc[k]
-            if V[_VAL, e >> 1] < 0:
+            if V.val[e >> 1] < 0:
                 other = ends[0, e] + ends[1, e] - u
-                if U[_LAB, other] == lb:
+                if U.comp[other] == lb:
                     _assign(V, trail, s, e ^ 1, _LOOP)
-        u = U[_NXT, u]
+        u = U.next[u]
         if u == a:
             break
-    while True:
-        U[_LAB, u] = lb
-        u = U[_NXT, u]
-        if u == a:
-            break
-    na = U[_NXT, a]
-    U[_NXT, a] = U[_NXT, b]
-    U[_NXT, b] = na
-    U[_SZ, lb] += U[_SZ, la]
+    join(U.comp, U.next, U.size, a, b)
     x = lit >> 1
-    V[_MERGED, x] = 1
-    V[_M_SMALL, x] = a
-    V[_M_BIG, x] = b
-    V[_M_LABEL, x] = la
+    V.merged[x] = 1
+    V.m_small[x] = a
+    V.m_big[x] = b
+    V.m_label[x] = la
     return True
 
 
 @njit(cache=True, nogil=True)
 def _split(V, U, x):
     """Undo the merge of variable ``x``'s edge."""
-    a = V[_M_SMALL, x]
-    b = V[_M_BIG, x]
-    la = V[_M_LABEL, x]
-    na = U[_NXT, a]
-    U[_NXT, a] = U[_NXT, b]
-    U[_NXT, b] = na
-    U[_SZ, U[_LAB, b]] -= U[_SZ, la]
-    u = a
-    while True:
-        U[_LAB, u] = la
-        u = U[_NXT, u]
-        if u == a:
-            break
-    V[_MERGED, x] = 0
+    a = V.m_small[x]
+    b = V.m_big[x]
+    split(U.comp, U.next, U.size, a, b, V.m_label[x])
+    V.merged[x] = 0
 
 
 @njit(cache=True, nogil=True)
@@ -281,8 +274,8 @@ def _path(V, U, ends, inc_start, inc, s, queue, a, b, out, n):
     ``out[n:]`` (``queue``: scratch of one entry per vertex); returns the new length."""
     s[_STAMP] += 1
     stamp = s[_STAMP]
-    U[_MARK, a] = stamp
-    U[_PRED, a] = -1
+    U.mark[a] = stamp
+    U.pred[a] = -1
     head, tail = 0, 1
     queue[0] = a
     while head < tail:
@@ -293,16 +286,16 @@ def _path(V, U, ends, inc_start, inc, s, queue, a, b, out, n):
         for k in range(inc_start[u], inc_start[u + 1]):
             e = inc[k]
             x = e >> 1
-            if V[_MERGED, x] == 1 and V[_VAL, x] == (e & 1):
+            if V.merged[x] == 1 and V.val[x] == (e & 1):
                 w = ends[0, e] + ends[1, e] - u
-                if U[_MARK, w] != stamp:
-                    U[_MARK, w] = stamp
-                    U[_PRED, w] = e
+                if U.mark[w] != stamp:
+                    U.mark[w] = stamp
+                    U.pred[w] = e
                     queue[tail] = w
                     tail += 1
     u = b
     while u != a:
-        e = U[_PRED, u]
+        e = U.pred[u]
         out[n] = e ^ 1
         n += 1
         u = ends[0, e] + ends[1, e] - u
@@ -362,29 +355,29 @@ def _analyze(
         for j in range(m):
             q = buf[j]
             y = q >> 1
-            if V[_SEEN, y] == 0 and V[_LEV, y] > 0:
-                V[_SEEN, y] = 1
+            if V.seen[y] == 0 and V.lev[y] > 0:
+                V.seen[y] = 1
                 bump = _bump(heap, V, act, bump, y)
-                if V[_LEV, y] >= current:
+                if V.lev[y] >= current:
                     pending += 1
                 else:
                     learnt[nl] = q
                     nl += 1
-        while V[_SEEN, trail[k] >> 1] == 0:
+        while V.seen[trail[k] >> 1] == 0:
             k -= 1
         p = trail[k]
         k -= 1
-        V[_SEEN, p >> 1] = 0
+        V.seen[p >> 1] = 0
         pending -= 1
         if pending == 0:
             break
-        m = _reason(V, U, ends, inc_start, inc, cl, cstart, clen, s, queue, buf, V[_WHY, p >> 1], p)
+        m = _reason(V, U, ends, inc_start, inc, cl, cstart, clen, s, queue, buf, V.why[p >> 1], p)
     learnt[0] = p ^ 1
     back = 0
     for j in range(1, nl):
-        V[_SEEN, learnt[j] >> 1] = 0
-        if V[_LEV, learnt[j] >> 1] > back:
-            back = V[_LEV, learnt[j] >> 1]
+        V.seen[learnt[j] >> 1] = 0
+        if V.lev[learnt[j] >> 1] > back:
+            back = V.lev[learnt[j] >> 1]
             learnt[1], learnt[j] = learnt[j], learnt[1]
     return nl, back, bump
 
@@ -397,10 +390,10 @@ def _backtrack(V, U, trail, lim, s, heap, act, level):
         return
     for k in range(s[_NTRAIL] - 1, lim[level] - 1, -1):
         x = trail[k] >> 1
-        if V[_MERGED, x] == 1:
+        if V.merged[x] == 1:
             _split(V, U, x)
-        V[_PHASE, x] = V[_VAL, x]
-        V[_VAL, x] = -1
+        V.phase[x] = V.val[x]
+        V.val[x] = -1
         _heap_insert(heap, V, act, s, x)
     s[_NTRAIL] = lim[level]
     s[_QHEAD] = lim[level]
@@ -552,22 +545,22 @@ def solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
             u = ends[e, lit]
             inc[fill[u]] = lit
             fill[u] += 1
-    U = np.empty((_NU, nv), dtype=np.int64)
+    U = as_vertices(np.empty((_NU, nv), dtype=np.int64))
     for u in range(nv):
-        U[_LAB, u] = u
-        U[_NXT, u] = u
-        U[_SZ, u] = 1
-        U[_MARK, u] = 0
-    V = np.empty((_NV, n), dtype=np.int64)
+        U.comp[u] = u
+        U.next[u] = u
+        U.size[u] = 1
+        U.mark[u] = 0
+    V = as_variables(np.empty((_NV, n), dtype=np.int64))
     act = np.zeros(n, dtype=np.float64)
     heap = np.empty(n, dtype=np.int64)
     s = np.zeros(_NS, dtype=np.int64)
     for x in range(n):
-        V[_VAL, x] = -1
-        V[_PHASE, x] = ws.phase[cand[x]]
-        V[_SEEN, x] = 0
-        V[_MERGED, x] = 0
-        V[_HPOS, x] = -1
+        V.val[x] = -1
+        V.phase[x] = ws.phase[cand[x]]
+        V.seen[x] = 0
+        V.merged[x] = 0
+        V.hpos[x] = -1
         tl = ws.tl[cand[x]]
         for q in (tl, tl + 1, tl + W, tl + W + 1):  # the root's failure weights
             if ws.free[q] >= 2:
@@ -650,7 +643,7 @@ def solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
             x = -1
             while s[_NHEAP] > 0:
                 y = _heap_pop(heap, V, act, s)
-                if V[_VAL, y] < 0:
+                if V.val[y] < 0:
                     x = y
                     break
             if x < 0:
@@ -659,14 +652,14 @@ def solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
                     for k in range(R * C):
                         sol[k] = ws.cell[k]
                     for y in range(n):
-                        sol[cand[y]] = V[_VAL, y]
+                        sol[cand[y]] = V.val[y]
                 if nsol == 2 or max_solutions == 1:
                     return nsol, nodes
                 # some cell decided above level 0 must differ in another solution
                 m = _ZERO
                 for y in range(n):
-                    if V[_LEV, y] > 0:
-                        learnt[m] = 2 * y + 1 - V[_VAL, y]
+                    if V.lev[y] > 0:
+                        learnt[m] = 2 * y + 1 - V.val[y]
                         m += 1
                 if m == 0:
                     return nsol, nodes
@@ -683,4 +676,4 @@ def solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
                 return -1, nodes
             lim[s[_LEVEL]] = s[_NTRAIL]
             s[_LEVEL] += 1
-            _assign(V, trail, s, 2 * x + V[_PHASE, x], _DECIDED)
+            _assign(V, trail, s, 2 * x + V.phase[x], _DECIDED)

@@ -59,6 +59,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from .fields import define
+from .members import join
+
 __all__ = [
     "EASY",
     "HARD",
@@ -66,6 +69,7 @@ __all__ = [
     "GRADES",
     "IMPOSSIBLE",
     "HARDER",
+    "Levels",
     "Scratch",
     "make_scratch",
     "deduce",
@@ -82,77 +86,77 @@ GRADES = ("easy", "hard", "impossible", "harder")
 _NONE, _SOLVED, _STALLED = 0, 1, 2
 
 # v-shape bits of a cell's pair with the cell to its right (H) and the one below it (V).
-# These, the queue rows and their ends stay Python ints on purpose: passed to the jitted
+# These and the rings' ends stay Python ints on purpose: passed to the jitted
 # helpers they are typed as literals and numba compiles a specialised copy for each, which
 # an A/B of deduce found faster than one int64 copy (unlike the constants of .state)
 _V, _CARET, _GT, _LT = 1, 2, 4, 8
 _H_BITS, _V_BITS = _V | _CARET, _GT | _LT
 
 
-# the scratch's rows (int32, one entry per point or per cell)
-_CELL = 0  # per cell: -1 undecided, 0 '/', 1 '\'
-_COMP = 1  # per point: its component's label (a member point)
-_PNEXT = 2  # per point: the next member of its component (circular)
-_PSIZE = 3  # per label: component size
-_EXITS = 4  # per label: the component's exits (rule 4)
-_BORDER = 5  # per label: 1 when the component holds a border point
-_DEAD = 6  # per label: 1 once its cells were queued as a dead end's
-_CLS = 7  # per cell: its class's label (a member cell)
-_CNEXT = 8  # per cell: the next member of its class (circular)
-_CSIZE = 9  # per label: class size
-_CVAL = 10  # per label: the class's slash, -1 unknown
-_VBITS = 11  # per cell: the shapes still possible with its right and lower neighbours
-_PQ = 12  # ring of clue points to check
-_INPQ = 13  # per point: 1 while on _PQ
-_CQ = 14  # ring of cells to check
-_INCQ = 15  # per cell: 1 while on _CQ
-_VQ = 16  # ring of cells whose pairs lost a shape
-_INVQ = 17  # per cell: 1 while on _VQ
-_NEAR = 18  # 4 entries: the cells around the point being checked
-_TOUCH = 19  # 4 entries: the slash with which each of them touches it
-_ROWS = 20
-# queue ends in Scratch.ends: head and tail (counts, taken mod the row length) of each ring
+# the engine's fields (int32, one entry per point or per cell), named as in :mod:`.state`
+# where they mean the same
+Levels = define(
+    "SlantLevels",
+    {
+        "cell": (0, 1),  # per cell: -1 undecided, 0 '/', 1 '\\'
+        "comp": (1, 1),  # per point: its component's label (a member point)
+        "next": (2, 1),  # per point: the next member of its component (circular)
+        "size": (3, 1),  # per label: component size
+        "exits": (4, 1),  # per label: the component's exits (rule 4)
+        "border": (5, 1),  # per label: 1 when the component holds a border point
+        "dead": (6, 1),  # per label: 1 once its cells were queued as a dead end's
+        "cls": (7, 1),  # per cell: its class's label (a member cell)
+        "cnext": (8, 1),  # per cell: the next member of its class (circular)
+        "csize": (9, 1),  # per label: class size
+        "cval": (10, 1),  # per label: the class's slash, -1 unknown
+        "shapes": (11, 1),  # per cell: the shapes still possible with its right and lower pairs
+        "queue": (12, 1),  # ring of clue points to check
+        "inq": (13, 1),  # per point: 1 while on ``queue``
+        "cellq": (14, 1),  # ring of cells to check
+        "incellq": (15, 1),  # per cell: 1 while on ``cellq``
+        "sq": (16, 1),  # ring of cells whose pairs lost a shape
+        "insq": (17, 1),  # per cell: 1 while on ``sq``
+        "near": (18, 1),  # 4 entries: the cells around the point being checked
+        "near_slash": (19, 1),  # 4 entries: the slash with which each of them touches it
+    },
+    dtype=np.int32,
+)
+# Scratch.ends: head and tail (counts, taken mod the rings' length) of each ring
 _PQ_END, _CQ_END, _VQ_END = 0, 2, 4
 
 
 class Scratch(NamedTuple):
-    """The engine's state for puzzles of up to ``ws.shape[1]`` points (:func:`make_scratch`).
+    """The engine's state for puzzles of up to ``ws.shape[1]`` points (:func:`make_scratch`):
+    ``ws`` its fields (a :class:`Levels` workspace), ``ends`` the rings' heads and tails."""
 
-    ``ws`` holds one int32 row per field (the ``_CELL`` ... ``_TOUCH`` constants), indexed
-    in place (a row view or a tuple field read in a hot loop costs numba a reference count
-    each time); ``ends`` the queues' heads and tails.
-    """
-
-    ws: np.ndarray
+    ws: Levels
     ends: np.ndarray
 
 
 def make_scratch(points: int) -> Scratch:
     """A :class:`Scratch` for any puzzle of at most ``points`` points (cells are fewer)."""
-    return Scratch(
-        np.zeros((_ROWS, max(int(points), 4)), dtype=np.int32), np.zeros(6, dtype=np.int64)
-    )
+    return Scratch(Levels(max(int(points), 4)), np.zeros(6, dtype=np.int64))
 
 
 # ------------------------------------------------------------------------------- queues
 
 
 @njit(cache=True, nogil=True)
-def _push(ws, ends, row, k, x):
-    """Put ``x`` on ring ``row`` (flags in ``row + 1``; ``ends[k]`` head, ``ends[k + 1]``
-    tail) unless it is on."""
-    if ws[row + 1, x] == 0:
-        ws[row + 1, x] = 1
-        ws[row, ends[k + 1] % ws.shape[1]] = x
+def _push(ring, on, ends, k, width, x):
+    """Put ``x`` on ``ring`` (``width`` long; ``on[x]``: 1 while ``x`` is on; ``ends[k]``
+    head, ``ends[k + 1]`` tail) unless it is on."""
+    if on[x] == 0:
+        on[x] = 1
+        ring[ends[k + 1] % width] = x
         ends[k + 1] += 1
 
 
 @njit(cache=True, nogil=True)
-def _pop(ws, ends, row, k):
-    """Take the oldest entry off ring ``row``."""
-    x = ws[row, ends[k] % ws.shape[1]]
+def _pop(ring, on, ends, k, width):
+    """Take the oldest entry off ``ring``."""
+    x = ring[ends[k] % width]
     ends[k] += 1
-    ws[row + 1, x] = 0
+    on[x] = 0
     return x
 
 
@@ -164,8 +168,8 @@ def _push_around(ws, ends, R, C, q):
     x = q - y * W
     for r in range(max(y - 1, 0), min(y + 1, R)):
         for c in range(max(x - 1, 0), min(x + 1, C)):
-            if ws[_CELL, r * C + c] < 0:
-                _push(ws, ends, _CQ, _CQ_END, r * C + c)
+            if ws.cell[r * C + c] < 0:
+                _push(ws.cellq, ws.incellq, ends, _CQ_END, ws.width, r * C + c)
 
 
 @njit(cache=True, nogil=True)
@@ -175,7 +179,7 @@ def _push_corners(ws, ends, C, clues, i):
     W = C + 1
     for q in (tl, tl + 1, tl + W, tl + W + 1):
         if clues[q] >= 0:
-            _push(ws, ends, _PQ, _PQ_END, q)
+            _push(ws.queue, ws.inq, ends, _PQ_END, ws.width, q)
 
 
 @njit(cache=True, nogil=True)
@@ -183,9 +187,9 @@ def _push_members(ws, ends, i):
     """Queue the undecided cells of ``i``'s class."""
     j = i
     while True:
-        if ws[_CELL, j] < 0:
-            _push(ws, ends, _CQ, _CQ_END, j)
-        j = ws[_CNEXT, j]
+        if ws.cell[j] < 0:
+            _push(ws.cellq, ws.incellq, ends, _CQ_END, ws.width, j)
+        j = ws.cnext[j]
         if j == i:
             break
 
@@ -193,11 +197,11 @@ def _push_members(ws, ends, i):
 @njit(cache=True, nogil=True)
 def _dead_end(ws, ends, R, C, label):
     """Queue the cells around a component that just became a dead end (rule 4)."""
-    ws[_DEAD, label] = 1
+    ws.dead[label] = 1
     q = label
     while True:
         _push_around(ws, ends, R, C, q)
-        q = ws[_PNEXT, q]
+        q = ws.next[q]
         if q == label:
             break
 
@@ -208,26 +212,24 @@ def _dead_end(ws, ends, R, C, label):
 @njit(cache=True, nogil=True)
 def _merge_classes(ws, ends, C, clues, a, b):
     """Put cells ``a`` and ``b`` in one class; False if their classes' slashes differ."""
-    la, lb = ws[_CLS, a], ws[_CLS, b]
+    la, lb = ws.cls[a], ws.cls[b]
     if la == lb:
         return True
-    va, vb = ws[_CVAL, la], ws[_CVAL, lb]
+    va, vb = ws.cval[la], ws.cval[lb]
     if va >= 0 and vb >= 0 and va != vb:
         return False
-    if ws[_CSIZE, la] < ws[_CSIZE, lb]:
+    if ws.csize[la] < ws.csize[lb]:
         la, lb = lb, la
         va, vb = vb, va
-    j = lb  # relabel the smaller class; its cells' clue corners may see a new pair
+    j = lb  # the smaller class's cells: their clue corners may see a new pair
     while True:
-        ws[_CLS, j] = la
         _push_corners(ws, ends, C, clues, j)
-        j = ws[_CNEXT, j]
+        j = ws.cnext[j]
         if j == lb:
             break
-    ws[_CNEXT, la], ws[_CNEXT, lb] = ws[_CNEXT, lb], ws[_CNEXT, la]
-    ws[_CSIZE, la] += ws[_CSIZE, lb]
+    join(ws.cls, ws.cnext, ws.csize, lb, la)
     if va < 0 and vb >= 0:
-        ws[_CVAL, la] = vb
+        ws.cval[la] = vb
     if va >= 0 or vb >= 0:
         _push_members(ws, ends, la)
     return True
@@ -236,15 +238,15 @@ def _merge_classes(ws, ends, C, clues, a, b):
 @njit(cache=True, nogil=True)
 def _rule_out(ws, ends, o, bits):
     """Rule the shapes ``bits`` out for the pairs of cell ``o`` (rule 5)."""
-    if ws[_VBITS, o] & bits:
-        ws[_VBITS, o] &= ~bits
-        _push(ws, ends, _VQ, _VQ_END, o)
+    if ws.shapes[o] & bits:
+        ws.shapes[o] &= ~bits
+        _push(ws.sq, ws.insq, ends, _VQ_END, ws.width, o)
 
 
 @njit(cache=True, nogil=True)
 def _assign(ws, ends, R, C, clues, hard, i, v):
     """Give cell ``i`` slash ``v`` and record what follows; False on a contradiction."""
-    cur = ws[_CELL, i]
+    cur = ws.cell[i]
     if cur == v:
         return True
     if cur >= 0:
@@ -256,47 +258,45 @@ def _assign(ws, ends, R, C, clues, hard, i, v):
         a, b, d1, d2 = tl, tl + W + 1, tl + 1, tl + W
     else:
         a, b, d1, d2 = tl + 1, tl + W, tl, tl + W + 1
-    la, lb = ws[_COMP, a], ws[_COMP, b]
+    la, lb = ws.comp[a], ws.comp[b]
     if la == lb:
         return False  # a loop
-    ws[_CELL, i] = v
+    ws.cell[i] = v
     _push_corners(ws, ends, C, clues, i)
     # join the components of a and b: relabel the smaller one, whose points' cells may now
     # close a loop (rule 2)
-    exits = ws[_EXITS, la] + ws[_EXITS, lb] - 2
-    border = ws[_BORDER, la] | ws[_BORDER, lb]
-    if ws[_PSIZE, la] < ws[_PSIZE, lb]:
+    exits = ws.exits[la] + ws.exits[lb] - 2
+    border = ws.border[la] | ws.border[lb]
+    if ws.size[la] < ws.size[lb]:
         la, lb = lb, la
     q = lb
     while True:
-        ws[_COMP, q] = la
         _push_around(ws, ends, R, C, q)
-        q = ws[_PNEXT, q]
+        q = ws.next[q]
         if q == lb:
             break
-    ws[_PNEXT, la], ws[_PNEXT, lb] = ws[_PNEXT, lb], ws[_PNEXT, la]
-    ws[_PSIZE, la] += ws[_PSIZE, lb]
-    ws[_EXITS, la] = exits
-    ws[_BORDER, la] = border
+    join(ws.comp, ws.next, ws.size, lb, la)
+    ws.exits[la] = exits
+    ws.border[la] = border
     # the other diagonal's ends lose an exit where they have no clue
     if clues[d1] < 0:
-        ws[_EXITS, ws[_COMP, d1]] -= 1
+        ws.exits[ws.comp[d1]] -= 1
     if clues[d2] < 0:
-        ws[_EXITS, ws[_COMP, d2]] -= 1
+        ws.exits[ws.comp[d2]] -= 1
     if not hard:
         return True
     if border == 0 and exits <= 1:
         _dead_end(ws, ends, R, C, la)
     for d in (d1, d2):
-        ld = ws[_COMP, d]
-        if ws[_DEAD, ld] == 0 and ws[_BORDER, ld] == 0 and ws[_EXITS, ld] <= 1:
+        ld = ws.comp[d]
+        if ws.dead[ld] == 0 and ws.border[ld] == 0 and ws.exits[ld] <= 1:
             _dead_end(ws, ends, R, C, ld)
-    lc = ws[_CLS, i]
-    if ws[_CVAL, lc] < 0:
-        ws[_CVAL, lc] = v
-        if ws[_CSIZE, lc] > 1:
+    lc = ws.cls[i]
+    if ws.cval[lc] < 0:
+        ws.cval[lc] = v
+        if ws.csize[lc] > 1:
             _push_members(ws, ends, lc)
-    elif ws[_CVAL, lc] != v:
+    elif ws.cval[lc] != v:
         return False
     c = i - r * C
     # shapes this slash contradicts: as the left cell '\' rules out '^', '/' rules out 'v';
@@ -324,31 +324,31 @@ def _check_point(ws, ends, R, C, clues, hard, p):
     x = p - y * W
     n = 0
     if x > 0 and y > 0:
-        ws[_NEAR, n], ws[_TOUCH, n] = (y - 1) * C + x - 1, 1  # NW
+        ws.near[n], ws.near_slash[n] = (y - 1) * C + x - 1, 1  # NW
         n += 1
     if x > 0 and y < R:
-        ws[_NEAR, n], ws[_TOUCH, n] = y * C + x - 1, 0  # SW
+        ws.near[n], ws.near_slash[n] = y * C + x - 1, 0  # SW
         n += 1
     if x < C and y < R:
-        ws[_NEAR, n], ws[_TOUCH, n] = y * C + x, 1  # SE
+        ws.near[n], ws.near_slash[n] = y * C + x, 1  # SE
         n += 1
     if x < C and y > 0:
-        ws[_NEAR, n], ws[_TOUCH, n] = (y - 1) * C + x, 0  # NE
+        ws.near[n], ws.near_slash[n] = (y - 1) * C + x, 0  # NE
         n += 1
     need = clues[p]
     free = 0
     for k in range(n):
-        v = ws[_CELL, ws[_NEAR, k]]
+        v = ws.cell[ws.near[k]]
         if v < 0:
             free += 1
-        elif v == ws[_TOUCH, k]:
+        elif v == ws.near_slash[k]:
             need -= 1
     m1 = m2 = -1
     if hard and free >= 2:
         # the first pair of adjacent undecided cells in one class, starting with (last, first)
         for k in range(n):
-            a, b = ws[_NEAR, (k + n - 1) % n], ws[_NEAR, k]
-            if a != b and ws[_CELL, a] < 0 and ws[_CELL, b] < 0 and ws[_CLS, a] == ws[_CLS, b]:
+            a, b = ws.near[(k + n - 1) % n], ws.near[k]
+            if a != b and ws.cell[a] < 0 and ws.cell[b] < 0 and ws.cls[a] == ws.cls[b]:
                 m1, m2 = a, b
                 need -= 1
                 free -= 2
@@ -357,42 +357,42 @@ def _check_point(ws, ends, R, C, clues, hard, p):
         return False
     if free > 0 and (need == 0 or need == free):
         for k in range(n):
-            j = ws[_NEAR, k]
-            if ws[_CELL, j] < 0 and j != m1 and j != m2:
-                t = ws[_TOUCH, k]
+            j = ws.near[k]
+            if ws.cell[j] < 0 and j != m1 and j != m2:
+                t = ws.near_slash[k]
                 if not _assign(ws, ends, R, C, clues, hard, j, t if need else 1 - t):
                     return False
     elif hard and free == 2 and need == 1:
         first = -1
         for k in range(n):
-            j = ws[_NEAR, k]
-            if ws[_CELL, j] < 0 and j != m1 and j != m2:
+            j = ws.near[k]
+            if ws.cell[j] < 0 and j != m1 and j != m2:
                 if first < 0:
                     first = k
                 elif k == first + 1 or (first == 0 and k == 3):
-                    return _merge_classes(ws, ends, C, clues, ws[_NEAR, first], j)
+                    return _merge_classes(ws, ends, C, clues, ws.near[first], j)
     return True
 
 
 @njit(cache=True, nogil=True)
 def _dead_pair(ws, a, b):
     """Whether joining components ``a`` and ``b`` would wall them in (rule 4)."""
-    return ws[_BORDER, a] == 0 and ws[_BORDER, b] == 0 and ws[_EXITS, a] <= 1 and ws[_EXITS, b] <= 1
+    return ws.border[a] == 0 and ws.border[b] == 0 and ws.exits[a] <= 1 and ws.exits[b] <= 1
 
 
 @njit(cache=True, nogil=True)
 def _check_cell(ws, ends, R, C, clues, hard, i):
     """Rules 2, 3 and 4 at cell ``i``; False on a contradiction."""
-    if ws[_CELL, i] >= 0:
+    if ws.cell[i] >= 0:
         return True
     W = C + 1
     tl = i + i // C
-    a, b = ws[_COMP, tl], ws[_COMP, tl + W + 1]
+    a, b = ws.comp[tl], ws.comp[tl + W + 1]
     no_back = a == b or (hard and _dead_pair(ws, a, b))  # '\' impossible
-    a, b = ws[_COMP, tl + 1], ws[_COMP, tl + W]
+    a, b = ws.comp[tl + 1], ws.comp[tl + W]
     no_fore = a == b or (hard and _dead_pair(ws, a, b))  # '/' impossible
     if hard:
-        v = ws[_CVAL, ws[_CLS, i]]
+        v = ws.cval[ws.cls[i]]
         if v == 0:
             no_back = True
         elif v == 1:
@@ -413,7 +413,7 @@ def _check_pair(ws, ends, R, C, clues, i):
     W = C + 1
     r = i // C
     c = i - r * C
-    bits = ws[_VBITS, i]
+    bits = ws.shapes[i]
     if c + 1 < C:
         gone = ~bits & _H_BITS
         if gone == _H_BITS and not _merge_classes(ws, ends, C, clues, i, i + 1):
@@ -448,26 +448,26 @@ def _reset(ws, ends, R, C, clues, hard):
         y = p // W
         x = p - y * W
         k = clues[p]
-        ws[_COMP, p] = p
-        ws[_PNEXT, p] = p
-        ws[_PSIZE, p] = 1
-        ws[_EXITS, p] = k if k >= 0 else 4
+        ws.comp[p] = p
+        ws.next[p] = p
+        ws.size[p] = 1
+        ws.exits[p] = k if k >= 0 else 4
         inner = 0 < y < R and 0 < x < C
-        ws[_BORDER, p] = 0 if inner else 1
-        ws[_DEAD, p] = 1 if inner and 0 <= k <= 1 else 0  # its cells are all queued below
-        ws[_INPQ, p] = 0
+        ws.border[p] = 0 if inner else 1
+        ws.dead[p] = 1 if inner and 0 <= k <= 1 else 0  # its cells are all queued below
+        ws.inq[p] = 0
         if k >= 0:
-            _push(ws, ends, _PQ, _PQ_END, p)
+            _push(ws.queue, ws.inq, ends, _PQ_END, ws.width, p)
     for i in range(R * C):
-        ws[_CELL, i] = -1
-        ws[_CLS, i] = i
-        ws[_CNEXT, i] = i
-        ws[_CSIZE, i] = 1
-        ws[_CVAL, i] = -1
-        ws[_VBITS, i] = _H_BITS | _V_BITS
-        ws[_INCQ, i] = 0
-        ws[_INVQ, i] = 0
-        _push(ws, ends, _CQ, _CQ_END, i)
+        ws.cell[i] = -1
+        ws.cls[i] = i
+        ws.cnext[i] = i
+        ws.csize[i] = 1
+        ws.cval[i] = -1
+        ws.shapes[i] = _H_BITS | _V_BITS
+        ws.incellq[i] = 0
+        ws.insq[i] = 0
+        _push(ws.cellq, ws.incellq, ends, _CQ_END, ws.width, i)
     if not hard:
         return
     for y in range(1, R):
@@ -491,18 +491,20 @@ def _run(ws, ends, R, C, clues, level):
     _reset(ws, ends, R, C, clues, hard)
     while True:
         if ends[_PQ_END] < ends[_PQ_END + 1]:
-            p = _pop(ws, ends, _PQ, _PQ_END)
+            p = _pop(ws.queue, ws.inq, ends, _PQ_END, ws.width)
             ok = _check_point(ws, ends, R, C, clues, hard, p)
         elif ends[_CQ_END] < ends[_CQ_END + 1]:
-            ok = _check_cell(ws, ends, R, C, clues, hard, _pop(ws, ends, _CQ, _CQ_END))
+            ok = _check_cell(
+                ws, ends, R, C, clues, hard, _pop(ws.cellq, ws.incellq, ends, _CQ_END, ws.width)
+            )
         elif ends[_VQ_END] < ends[_VQ_END + 1]:
-            ok = _check_pair(ws, ends, R, C, clues, _pop(ws, ends, _VQ, _VQ_END))
+            ok = _check_pair(ws, ends, R, C, clues, _pop(ws.sq, ws.insq, ends, _VQ_END, ws.width))
         else:
             break
         if not ok:
             return _NONE
     for i in range(R * C):
-        if ws[_CELL, i] < 0:
+        if ws.cell[i] < 0:
             return _STALLED
     return _SOLVED
 
@@ -511,7 +513,8 @@ def _run(ws, ends, R, C, clues, level):
 def deduce(R, C, clues, level, s):
     """Run the rules of ``level`` (EASY or HARD) on ``clues`` to a fixed point in ``s``.
 
-    Returns 1 when they fill the grid (``s.ws[0, :R * C]``, the only solution), 2 when they
+    Returns 1 when they fill the grid (``s.ws[0, :R * C]``: the ``cell`` field, the only
+    solution), 2 when they
     stall, 0 on a contradiction (no solution).
     """
     return _run(s.ws, s.ends, R, C, clues, level)
@@ -539,7 +542,12 @@ def grade_batch(batch) -> np.ndarray:
     out = np.zeros(rows.shape[0], dtype=np.uint8)
     if rows.shape[0] == 0:
         return out
-    s = make_scratch(int(np.diff(offsets).max()))
-    for j in range(rows.shape[0]):
-        out[j] = grade(int(rows[j]), int(cols[j]), clues[offsets[j] : offsets[j + 1]], s)
+    _grade_all(rows, cols, offsets, clues, make_scratch(int(np.diff(offsets).max())), out)
     return out
+
+
+@njit(cache=True, nogil=True)
+def _grade_all(rows, cols, offsets, clues, s, out):
+    """:func:`grade_batch`'s loop, in numba: one call from Python for the whole batch."""
+    for j in range(rows.shape[0]):
+        out[j] = grade(rows[j], cols[j], clues[offsets[j] : offsets[j + 1]], s)

@@ -66,6 +66,7 @@ import numpy as np
 from numba import njit
 
 from .fields import define
+from .members import splice, split
 
 __all__ = ["make_workspace", "reset", "preconnect", "assign", "undo_to", "propagate", "count_exits"]
 
@@ -505,13 +506,13 @@ def assign(ws, st, R, C, i, v):
         ws.bcnt[cb] += ws.bcnt[ca]
     ok = True
     q = ca
-    while True:
-        ok &= _forbid_into(ws, st, R, C, q, cb)
+    while True:  # the join of members.join, with rule 1 at each point relabelled: a check
+        ok &= _forbid_into(ws, st, R, C, q, cb)  # that reads the labels set before it
         comp[q] = cb
         q = nxt[q]
         if q == ca:
             break
-    nxt[ca], nxt[cb] = nxt[cb], nxt[ca]
+    splice(nxt, ca, cb)
     size[cb] += size[ca]
     n = st[_NTR]
     ws.tr_cell[n] = i
@@ -538,14 +539,7 @@ def undo_to(ws, st, R, C, mark):
         i = ws.tr_cell[n]
         ca = ws.tr_a[n]
         cb = ws.tr_b[n]
-        nxt[ca], nxt[cb] = nxt[cb], nxt[ca]
-        size[cb] -= size[ca]
-        q = ca
-        while True:
-            comp[q] = ca
-            q = nxt[q]
-            if q == ca:
-                break
+        split(comp, nxt, size, ca, cb, ca)
         a, b, o1, o2 = _ends(ws, i, cell[i], C)
         if kept:
             ws.exits[cb] -= ws.exits[ca]

@@ -56,6 +56,29 @@ def test_a_bare_block_becomes_its_workspace_inside_numba():
     assert _write_bare(ws.block, 3, 4) == 4 * 10 + 3 + 4 and ws[0, 3] == 4
 
 
+Narrow = fields.define("TestNarrowBlock", {"a": (0, 1), "b": (1, 2)}, dtype=np.int32)
+narrow_of = Narrow.wrap
+
+
+@njit(cache=False)
+def _narrow(block, p, v):
+    ws = narrow_of(block)
+    ws.a[p] = v  # stored as an int32, as numpy stores into an int32 array
+    ws.b[1, p] = ws.a[p] + 1
+    return ws.a[p], ws.b[1, p]
+
+
+def test_a_block_of_another_integer_type_reads_and_stores_entries_of_that_type():
+    ws = Narrow(4)
+    assert ws.block.dtype == np.int32 and Narrow.DTYPE is np.int32 and ws.shape == (3, 4)
+    assert _narrow(ws.block, 2, 2**31 - 1) == (2**31 - 1, -(2**31))  # int32 arithmetic wraps
+    assert _narrow(ws.block, 1, -5) == (-5, -4)
+    expected = np.zeros((3, 4), np.int32)
+    expected[0, 2], expected[2, 2] = 2**31 - 1, -(2**31)
+    expected[0, 1], expected[2, 1] = -5, -4
+    assert np.array_equal(ws.block, expected)
+
+
 def test_a_copy_is_a_workspace_of_its_own():
     ws = Pair(3)
     twin = ws.copy()
