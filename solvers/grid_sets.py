@@ -14,14 +14,14 @@ text).  The helpers below it parse what the seed formats share: size lines
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
 
 from . import gridtext
-from .contract import Column
+from .contract import Column, InstanceSet, Table
 from .schema import Field, Integer, IntegerSet, ParamError
 
 __all__ = [
@@ -68,6 +68,37 @@ class GridSet:
             pa.int64(),
             f"the {self.noun}'s id: its index within its generated group, "
             "or as given (0, 1, ... in seed-file order)",
+        )
+
+    def key_columns(self, rows_doc: str, cols_doc: str) -> tuple[Column, Column, Column]:
+        """The id, ``rows`` and ``cols`` columns a set table starts with (shapes in cells)."""
+        return (
+            self.id_column(),
+            Column("rows", pa.int32(), rows_doc, "cells"),
+            Column("cols", pa.int32(), cols_doc, "cells"),
+        )
+
+    def instances(
+        self,
+        key: str,
+        table: Table,
+        costs: Callable[[Mapping[str, np.ndarray], Mapping], np.ndarray],
+        memory: Callable[[Mapping[str, np.ndarray], Mapping], np.ndarray],
+        check: Callable[[pa.Table], None] | None = None,
+        groups: tuple[str, ...] = (),
+    ) -> InstanceSet:
+        """The problem's instance set under job key ``key``: costs and memory estimated from
+        the shape (``rows``, ``cols``), generated groups told apart by shape and ``groups``;
+        ``check`` defaults to :meth:`check`."""
+        return InstanceSet(
+            key=key,
+            table=table,
+            id_column=self.id_name,
+            cost_columns=("rows", "cols"),
+            costs=costs,
+            memory=memory,
+            check=self.check if check is None else check,
+            group_columns=("rows", "cols", *groups),
         )
 
     def codes(self, column: pa.Array | pa.ChunkedArray) -> gridtext.Codes:

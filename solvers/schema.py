@@ -105,7 +105,8 @@ _FLOAT_TEXT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
 class Validator:
-    """Base class: subclasses implement :meth:`check` and :meth:`describe`."""
+    """Base class: subclasses implement :meth:`check`, and :meth:`describe` unless their
+    ``what`` field says it."""
 
     def check(self, value: Any, key: Key = (), ctx: Context | None = None) -> Any:
         """The typed value of ``value`` (as read from YAML), or :class:`ParamError`."""
@@ -116,8 +117,11 @@ class Validator:
         return self.check(text, key, ctx)
 
     def describe(self) -> str:
-        """What this validator accepts, in words."""
-        raise NotImplementedError
+        """What this validator accepts, in words: its ``what`` where it has one."""
+        what = getattr(self, "what", None)
+        if what is None:
+            raise NotImplementedError
+        return what
 
 
 def _name(key: Key) -> str:
@@ -237,9 +241,6 @@ class Text(Validator):
         if self.pattern is not None and not re.fullmatch(self.pattern, value):
             raise ParamError(f"expected {self.what}, not {_show(value)}", key)
         return value
-
-    def describe(self) -> str:
-        return self.what
 
 
 @dataclass(frozen=True)
@@ -400,9 +401,6 @@ class Pair(Validator):
             self.second.check(value[1], (*key, 1), ctx),
         )
 
-    def describe(self) -> str:
-        return self.what
-
 
 @dataclass(frozen=True)
 class FilePath(Validator):
@@ -416,9 +414,6 @@ class FilePath(Validator):
         path = os.path.expanduser(value)
         base = ctx.base if ctx is not None else "."
         return os.path.normpath(os.path.join(base, path))
-
-    def describe(self) -> str:
-        return self.what
 
 
 @dataclass(frozen=True)
@@ -437,9 +432,6 @@ class Either(Validator):
                 return validator.check(value, key, ctx)
         raise ParamError(f"expected {self.what}, not {_show(value)}", key)
 
-    def describe(self) -> str:
-        return self.what
-
 
 @dataclass(frozen=True)
 class Raw(Validator):
@@ -449,9 +441,6 @@ class Raw(Validator):
 
     def check(self, value, key=(), ctx=None):
         return value
-
-    def describe(self) -> str:
-        return self.what
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,6 @@ from ..contract import (
     Crosscheck,
     Generator,
     InstanceProblem,
-    InstanceSet,
     Point,
     SeedFormat,
     Summary,
@@ -600,16 +599,7 @@ PROBLEM = InstanceProblem(
     doc="the most rooks no two of which attack each other on walled boards (UVa 639 / POJ "
     "1315), with exact placement counts",
     modules=(__name__,),
-    instances=InstanceSet(
-        key="boards",
-        table=BOARDS,
-        id_column="board_id",
-        cost_columns=("rows", "cols"),
-        costs=_costs,
-        memory=_memory,
-        check=_check_set,
-        group_columns=("rows", "cols", "density"),
-    ),
+    instances=GRID.instances("boards", BOARDS, _costs, _memory, _check_set, ("density",)),
     result=MAXIMA,
     solve_rows=_solve_rows,
     options=Record(

@@ -44,9 +44,7 @@ GRID = GridSet(
     length_rule="{n} cells for {r} x {c}",
 )
 
-_ID = GRID.id_column()
-_ROWS = Column("rows", pa.int32(), "rows of the board", "cells")
-_COLS = Column("cols", pa.int32(), "columns of the board", "cells")
+_ID, _ROWS, _COLS = GRID.key_columns("rows of the board", "columns of the board")
 _DENSITY = Column(
     "density",
     pa.float64(),

@@ -48,7 +48,6 @@ from ..contract import (
     Crosscheck,
     Generator,
     InstanceProblem,
-    InstanceSet,
     Point,
     SeedFormat,
 )
@@ -465,16 +464,7 @@ PROBLEM = InstanceProblem(
     doc="Slant (Gokigen Naname, UVa 11694): a slash in every cell, clues hold, no loop; "
     "each puzzle's verdict (unique, multiple, none) and a solution",
     modules=(__name__,),
-    instances=InstanceSet(
-        key="puzzles",
-        table=PUZZLES,
-        id_column="puzzle_id",
-        cost_columns=("rows", "cols"),
-        costs=_costs,
-        memory=_memory,
-        check=GRID.check,
-        group_columns=("rows", "cols"),
-    ),
+    instances=GRID.instances("puzzles", PUZZLES, _costs, _memory),
     result=SLANT,
     solve_rows=_solve_rows,
     generator=Generator(

@@ -10,7 +10,11 @@ his own grader by ``benchmarks/slant_grades.py``.
 Notation as in :mod:`solvers.slant.state`: cells ``i = r * C + c``, points ``p = y * W + x``
 with ``W = C + 1``; a slash is ``0`` for ``/`` (joins TR and BL), ``1`` for ``\\`` (joins TL
 and BR), ``-1`` undecided.  Around point ``p`` the cells in the cyclic order NW, SW, SE, NE
-touch it with ``\\``, ``/``, ``\\``, ``/``.
+touch it with ``\\``, ``/``, ``\\``, ``/``.  (The root's class rules,
+:mod:`solvers.slant.classes`, go round the other way.  Rule 3 below takes the first pair of
+one class it meets, so the order decides which pair counts when there are two: going round
+clockwise here changes some of the hard puzzles the generator makes, which is why the
+order stays as the generated sets were made.)
 
 *Easy* deductions:
 

@@ -47,9 +47,7 @@ GRID = GridSet(
     length_rule="{n} clue points for {r} x {c} cells (expected {e})",
 )
 
-_ID = GRID.id_column()
-_ROWS = Column("rows", pa.int32(), "rows of cells", "cells")
-_COLS = Column("cols", pa.int32(), "columns of cells", "cells")
+_ID, _ROWS, _COLS = GRID.key_columns("rows of cells", "columns of cells")
 
 PUZZLES = Table(
     "puzzles",
