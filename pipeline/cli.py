@@ -180,6 +180,21 @@ def _cluster_options(func):
     return func
 
 
+def _tuning_options(task_seconds_help: str, verify_help: str) -> Callable:
+    """The ``--task-seconds`` and ``--verify`` options of ``run`` and ``plan``, each with the
+    command's own help."""
+
+    def decorate(func):
+        for name, field, help_ in (  # the last applied is listed first
+            ("--verify", "VERIFY", verify_help),
+            ("--task-seconds", "TASK_SECONDS", task_seconds_help),
+        ):
+            func = click.option(name, type=_FloatField(_spec_field(field)), help=help_)(func)
+        return func
+
+    return decorate
+
+
 def _where(values: dict) -> app.Where:
     """Take the cluster flags out of a command's values, checked as a config's keys are."""
     from . import app
@@ -228,15 +243,9 @@ def _param(exc: ParamError, prefix: str) -> InputError:
 )
 @_cluster_options
 @click.option("--fresh", is_flag=True, help="Forget stored results of these jobs first.")
-@click.option(
-    "--task-seconds",
-    type=_FloatField(_spec_field("TASK_SECONDS")),
-    help="Target seconds per task (default: the cluster's task_seconds).",
-)
-@click.option(
-    "--verify",
-    type=_FloatField(_spec_field("VERIFY")),
-    help="Share of each job's work computed again on a second worker and compared "
+@_tuning_options(
+    "Target seconds per task (default: the cluster's task_seconds).",
+    "Share of each job's work computed again on a second worker and compared "
     "before publication (default: the job's verify:, else 0 on a local "
     "cluster and 0.05 on others).",
 )
@@ -287,15 +296,9 @@ def _print_plan(config, job_names, output, workers, task_seconds, verify=None) -
     type=_IntField(_spec_field("workers", "slurm")),  # the widest range of any cluster kind
     help="Workers to plan for.",
 )
-@click.option(
-    "--task-seconds",
-    type=_FloatField(_spec_field("TASK_SECONDS")),
-    help="Target seconds per task.",
-)
-@click.option(
-    "--verify",
-    type=_FloatField(_spec_field("VERIFY")),
-    help="Plan verifying this share on a second worker (as run --verify).",
+@_tuning_options(
+    "Target seconds per task.",
+    "Plan verifying this share on a second worker (as run --verify).",
 )
 def plan_command(config, job_names, output, workers, task_seconds, verify) -> None:
     """Print each job's units, tasks, estimated CPU hours and wall time, and the CPU that
@@ -310,16 +313,10 @@ def _write_table(pieces, schema: pa.Schema, path: str, job: Job | None = None) -
     """Stream ``pieces`` into the Parquet file ``path`` (whole or not at all); a job's
     problem, version and params go in its footer, so ``report`` recognises the file."""
     from .publish import table_metadata
-    from .tables import ParquetSink, atomic_file
+    from .tables import atomic_file, write_parquet
 
     with atomic_file(path) as temp:
-        sink = ParquetSink(temp, schema, None if job is None else table_metadata(job))
-        try:
-            for piece in pieces:
-                sink.write(piece)
-        finally:
-            sink.close()
-    return sink.rows
+        return write_parquet(temp, pieces, schema, None if job is None else table_metadata(job))
 
 
 def _job(problem: Problem, raw: dict, prefix: str, only=None) -> Job:

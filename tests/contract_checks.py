@@ -3,6 +3,7 @@ problem."""
 
 from __future__ import annotations
 
+import ast
 import random
 from collections.abc import Callable
 
@@ -13,6 +14,20 @@ import pytest
 from boardsweep.solvers.contract import FormatError, Report
 from boardsweep.solvers.schema import ParamError
 from tests.contract_driver import run_in_process
+
+
+def format_cases(table: str) -> list[tuple[str, int | None, str]]:
+    """The ``(text, line, message)`` cases of a bad-input table, one a row: ``TEXT | LINE |
+    MESSAGE``, the text and the line as Python literals, the message as it stands (blank rows
+    are passed over)."""
+    cases = []
+    for row in table.splitlines():
+        if row.strip():
+            text, line, message = row.split("|", 2)
+            cases.append(
+                (ast.literal_eval(text.strip()), ast.literal_eval(line.strip()), message.strip())
+            )
+    return cases
 
 
 def assert_format_error_at(parse: Callable, text: str, line: int | None, message: str) -> None:

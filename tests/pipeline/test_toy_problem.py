@@ -29,11 +29,11 @@ def _boardsweep(*args, stdin=None, cwd=None):
     return boardsweep(*args, stdin=stdin, cwd=cwd, env=_env())
 
 
-def test_a_problem_from_outside_the_package_runs_through_every_command(tmp_path):
-    config = tmp_path / "c.yaml"
-    config.write_text(
+def test_a_problem_from_outside_the_package_runs_through_every_command(tmp_path, write_config):
+    config = write_config(
         "output: out\ncluster: {kind: local, workers: 1}\n"
-        'jobs:\n  - {name: r, problem: toy_rooks, n: "1..7"}\n'
+        'jobs:\n  - {name: r, problem: toy_rooks, n: "1..7"}\n',
+        "c.yaml",
     )
     done = _boardsweep("run", str(config))
     assert done.returncode == 0, done.stderr

@@ -16,6 +16,7 @@ import os
 import site
 import subprocess
 import sys
+import sysconfig
 import time
 import zipfile
 from pathlib import Path
@@ -55,12 +56,8 @@ def installed(wheel, tmp_path_factory) -> dict:
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = venv / "bin" / "python"
-    purelib = subprocess.run(
-        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
+    # the site-packages folder venv made: its "venv" scheme, with the new venv as the base
+    purelib = sysconfig.get_path("purelib", "venv", {"base": venv, "platbase": venv})
     (Path(purelib) / "dependencies.pth").write_text(
         "\n".join(p for p in site.getsitepackages() if Path(p).is_dir()) + "\n"
     )

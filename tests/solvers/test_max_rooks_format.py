@@ -10,7 +10,7 @@ import pytest
 
 from boardsweep.solvers import max_rooks as mr
 from boardsweep.solvers.max_rooks import format as fmt
-from tests.contract_checks import assert_format_error_at
+from tests.contract_checks import assert_format_error_at, format_cases
 
 # POJ 1315's sample (seed 003_2cf135e6840760fd.txt), input and expected output
 SAMPLE_INPUT = """4
@@ -118,27 +118,30 @@ def test_render_maxima():
     assert fmt.render_maxima(pa.array([], pa.int32()).to_numpy()) == ""
 
 
-@pytest.mark.parametrize(
-    "text, line, message",
-    [
-        ("", 1, "unexpected end of input.*must end with a line '0'"),
-        ("2\n..\n..\n", 3, "unexpected end of input.*must end with a line '0'"),
-        ("3\n...\n...\n", 3, r"board 1 \(size at line 1\) needs 3 rows, found 2"),
-        ("2\n..\n.\n0\n", 3, "row 2 of board 1 has 1 cells, expected 2"),
-        ("2\n...\n..\n0\n", 2, "row 1 of board 1 has 3 cells, expected 2"),
-        ("2\n..\n.x\n0\n", 3, r"row 2 of board 1, column 2: expected '\.' \(open\) or 'X'.*'x'"),
-        ("1\n.\n2\n.#\n..\n0\n", 4, "row 1 of board 2, column 2"),
-        ("1\n. \n1\n. .\n0\n", 4, "row 1 of board 2 has 3 cells"),
-        ("-2\n..\n..\n0\n", 1, "board size must be >= 1"),
-        ("0 3\n0\n", 1, "board size must be >= 1"),
-        ("abc\n0\n", 1, "expected a size line: 'n' or 'rows cols'.*got 'abc'"),
-        ("2.5\n0\n", 1, "expected a size line"),
-        ("2 3 4\n0\n", 1, "expected a size line"),
-        (".X\n0\n", 1, "expected a size line"),
-        ("1\n.\n0\n1\n.\n", 4, "expected nothing after the terminating '0', got '1'"),
-        ("70000\n0\n", 1, "too large"),
-        ("2\n..\n1\n0\n", 3, "looks like a size line: does board 1 have only 1 of its 2 rows"),
-    ],
+#: text (a Python literal) | the line the error names | a regex
+BAD_INPUT = format_cases(
+    r"""
+    ""                     | 1 | unexpected end of input.*must end with a line '0'
+    "2\n..\n..\n"          | 3 | unexpected end of input.*must end with a line '0'
+    "3\n...\n...\n"        | 3 | board 1 \(size at line 1\) needs 3 rows, found 2
+    "2\n..\n.\n0\n"        | 3 | row 2 of board 1 has 1 cells, expected 2
+    "2\n...\n..\n0\n"      | 2 | row 1 of board 1 has 3 cells, expected 2
+    "2\n..\n.x\n0\n"       | 3 | row 2 of board 1, column 2: expected '\.' \(open\) or 'X'.*'x'
+    "1\n.\n2\n.#\n..\n0\n" | 4 | row 1 of board 2, column 2
+    "1\n. \n1\n. .\n0\n"   | 4 | row 1 of board 2 has 3 cells
+    "-2\n..\n..\n0\n"      | 1 | board size must be >= 1
+    "0 3\n0\n"             | 1 | board size must be >= 1
+    "abc\n0\n"             | 1 | expected a size line: 'n' or 'rows cols'.*got 'abc'
+    "2.5\n0\n"             | 1 | expected a size line
+    "2 3 4\n0\n"           | 1 | expected a size line
+    ".X\n0\n"              | 1 | expected a size line
+    "1\n.\n0\n1\n.\n"      | 4 | expected nothing after the terminating '0', got '1'
+    "70000\n0\n"           | 1 | too large
+    "2\n..\n1\n0\n"        | 3 | looks like a size line: does board 1 have only 1 of its 2 rows
+    """
 )
+
+
+@pytest.mark.parametrize("text, line, message", BAD_INPUT)
 def test_bad_input(text, line, message):
     assert_format_error_at(fmt.read, text, line, message)

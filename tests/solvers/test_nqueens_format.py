@@ -9,7 +9,7 @@ import pytest
 
 from boardsweep.solvers import nqueens
 from boardsweep.solvers.nqueens import format as fmt
-from tests.contract_checks import assert_format_error_at
+from tests.contract_checks import assert_format_error_at, format_cases
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 
@@ -33,19 +33,22 @@ def test_render_boards():
     assert fmt.render(4, two) == b".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n\n"
 
 
-@pytest.mark.parametrize(
-    "text, line, message",
-    [
-        ("", None, "found no input"),
-        ("\n \n", None, "found no input"),
-        ("x\n", 1, "expected one integer n"),
-        ("\n4.5\n", 2, "not '4.5'"),
-        ("4\n5\n", 2, "expected nothing after n"),
-        ("4 5\n", 1, "expected one integer n"),
-        ("\n\n33\n", 3, "n = 33 is out of range: expected 1 <= n <= 32"),
-        ("0\n", 1, "out of range"),
-        ("-2\n", 1, "out of range"),
-    ],
+#: text (a Python literal) | the line the error names | a regex
+BAD_INPUT = format_cases(
+    r"""
+    ""         | None | found no input
+    "\n \n"    | None | found no input
+    "x\n"      | 1    | expected one integer n
+    "\n4.5\n"  | 2    | not '4.5'
+    "4\n5\n"   | 2    | expected nothing after n
+    "4 5\n"    | 1    | expected one integer n
+    "\n\n33\n" | 3    | n = 33 is out of range: expected 1 <= n <= 32
+    "0\n"      | 1    | out of range
+    "-2\n"     | 1    | out of range
+    """
 )
+
+
+@pytest.mark.parametrize("text, line, message", BAD_INPUT)
 def test_bad_input_names_the_line(text, line, message):
     assert_format_error_at(fmt.parse, text, line, message)

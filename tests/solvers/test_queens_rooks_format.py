@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from boardsweep.solvers.queens_rooks import format as fmt
-from tests.contract_checks import assert_format_error_at
+from tests.contract_checks import assert_format_error_at, format_cases
 
 
 def test_seed_sample():
@@ -31,17 +31,20 @@ def test_limit_matches_the_kernel():
     assert fmt.parse("32 0\n0 32") == [(32, 0), (0, 32)]
 
 
-@pytest.mark.parametrize(
-    "text, line, message",
-    [
-        ("3 1\n4\n", 2, "expected a line 'M N'"),
-        ("3 1 2\n", 1, "expected a line 'M N'"),
-        ("3 1\n\nx 2\n", 3, "not 'x 2'"),
-        ("1.5 2\n", 1, "two non-negative integers"),
-        ("1_0 2\n", 1, "two non-negative integers"),
-        ("3 -1\n", 1, "not M = 3, N = -1"),
-        ("1 1\n20 13\n", 2, "M \\+ N = 33 is too large"),
-    ],
+#: text (a Python literal) | the line the error names | a regex
+BAD_LINES = format_cases(
+    r"""
+    "3 1\n4\n"     | 2 | expected a line 'M N'
+    "3 1 2\n"      | 1 | expected a line 'M N'
+    "3 1\n\nx 2\n" | 3 | not 'x 2'
+    "1.5 2\n"      | 1 | two non-negative integers
+    "1_0 2\n"      | 1 | two non-negative integers
+    "3 -1\n"       | 1 | not M = 3, N = -1
+    "1 1\n20 13\n" | 2 | M \+ N = 33 is too large
+    """
 )
+
+
+@pytest.mark.parametrize("text, line, message", BAD_LINES)
 def test_bad_lines_name_the_line(text, line, message):
     assert_format_error_at(fmt.parse, text, line, message)

@@ -8,6 +8,7 @@ import pytest
 from boardsweep.solvers import slant
 from boardsweep.solvers.contract import FormatError
 from boardsweep.solvers.slant.format import read, render, write
+from tests.contract_checks import format_cases
 
 SAMPLE_IN = """2
 3
@@ -93,24 +94,27 @@ def test_zero_cases():
     assert write(read("0\n")) == "0\n"
 
 
-@pytest.mark.parametrize(
-    "text, line, message",
-    [
-        ("", None, "empty input"),
-        ("two\n3\n", 1, "number of cases T"),
-        ("1\nx\n", 2, "grid size"),
-        ("1\n0\n", 2, "grid size"),
-        ("1\n2\n1.1\n.5.\n...\n", 4, "clue 5 is above 4 at column 2"),
-        ("1\n2\n1.1\n.x.\n...\n", 4, "unexpected character 'x' at column 2"),
-        ("1\n2\n1.1\n....\n...\n", 4, "row of 3 characters"),
-        ("1\n2\n1.1\n...\n", 4, "expected 3 rows of clues, found 2"),
-        ("2\n2\n1.1\n...\n2\n...\n...\n...\n", 5, "expected 3 rows of clues, found 2"),
-        ("2\n2\n1.1\n...\n...\n...\n", 6, "has case 1 too many rows"),
-        ("2\n1\n1.\n..\n", 4, "expected 2 cases (T = 2), found 1"),
-        ("1\n1\n1.\n..\n1\n1.\n..\n", 5, "T = 1 but more input follows"),
-        ("1\n50000\n", 2, "too large"),
-    ],
+#: text (a Python literal) | the line the error names | part of the message
+BAD_INPUT = format_cases(
+    r"""
+    ""                                   | None | empty input
+    "two\n3\n"                           | 1    | number of cases T
+    "1\nx\n"                             | 2    | grid size
+    "1\n0\n"                             | 2    | grid size
+    "1\n2\n1.1\n.5.\n...\n"              | 4    | clue 5 is above 4 at column 2
+    "1\n2\n1.1\n.x.\n...\n"              | 4    | unexpected character 'x' at column 2
+    "1\n2\n1.1\n....\n...\n"             | 4    | row of 3 characters
+    "1\n2\n1.1\n...\n"                   | 4    | expected 3 rows of clues, found 2
+    "2\n2\n1.1\n...\n2\n...\n...\n...\n" | 5    | expected 3 rows of clues, found 2
+    "2\n2\n1.1\n...\n...\n...\n"         | 6    | has case 1 too many rows
+    "2\n1\n1.\n..\n"                     | 4    | expected 2 cases (T = 2), found 1
+    "1\n1\n1.\n..\n1\n1.\n..\n"          | 5    | T = 1 but more input follows
+    "1\n50000\n"                         | 2    | too large
+    """
 )
+
+
+@pytest.mark.parametrize("text, line, message", BAD_INPUT)
 def test_bad_input(text, line, message):
     with pytest.raises(FormatError) as err:
         read(text)
