@@ -3,18 +3,18 @@
     python benchmarks/slant_ab.py HEAD~1 work --sets 5e 50h 100 --rounds 5
     python benchmarks/slant_ab.py HEAD work --sets 100 --each
 
-Each side is ``solvers/slant/{kernel,state,clock,classes,fields,learning}.py`` as of a revision
-(``work``: as in the working tree), copied into a scratch package and compiled there, so two
-versions run in one process. Every round times one :func:`solve_range` call over the whole
-set per side (CPU seconds per puzzle), the sides in turn, their order reversed every other
-round; the table gives each side's median, its ratio to the first side's, the median of its
-per-round ratios to the first side (*paired*: both halves of a round saw about the same
-load) and the range over rounds. On a shared machine use many rounds (the default 20) and
-read the paired ratio: 5 rounds of whole sets once showed a 0.62x gain that 40 pairs
-refuted. ``--each`` times each puzzle alone instead and adds the median, 90th and 99th
-percentile (numpy's linear interpolation) and slowest puzzle, each puzzle's time the median
-over rounds. The sides must agree on every verdict and solution (nodes may differ); the
-script exits 1 if they do not.
+Each side is ``solvers/slant/{kernel,state,clock,classes,learning}.py`` and the kits they use
+(``solvers/{fields,members}.py``) as of a revision (``work``: as in the working tree), copied
+into a scratch package and compiled there, so two versions run in one process. Every round
+times one :func:`solve_range` call over the whole set per side (CPU seconds per puzzle), the
+sides in turn, their order reversed every other round; the table gives each side's median, its
+ratio to the first side's, the median of its per-round ratios to the first side (*paired*: both
+halves of a round saw about the same load) and the range over rounds. On a shared machine use
+many rounds (the default 20) and read the paired ratio: 5 rounds of whole sets once showed a
+0.62x gain that 40 pairs refuted. ``--each`` times each puzzle alone instead and adds the
+median, 90th and 99th percentile (numpy's linear interpolation) and slowest puzzle, each
+puzzle's time the median over rounds. The sides must agree on every verdict and solution (nodes
+may differ); the script exits 1 if they do not.
 
 Sets: ``100`` the stored minimal 100 x 100 puzzles (``benchmarks/data/slant_100.txt``);
 ``<n>e`` / ``<n>h`` Simon Tatham's Easy / Hard puzzles cached by ``slant_tatham.py`` in
@@ -39,53 +39,44 @@ import time
 from pathlib import Path
 
 import numpy as np
+from common import HERE, ROOT, conditions, markdown, median, write_results
+from slant_tatham import to_batch
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT))
+from boardsweep.solvers import slant
 
-from common import conditions, markdown, median, write_results  # noqa: E402
-from slant_tatham import to_batch  # noqa: E402
+TIMED = ("boardsweep.solvers.slant",)
+FILES = ("kernel.py", "state.py", "clock.py", "classes.py", "learning.py")  # solvers/slant/
+KITS = ("fields.py", "members.py")  # solvers/ (in solvers/slant/ before they became kits)
+LATER = ("classes.py", "learning.py", *KITS)  # files a revision before their commits lacks
 
-from boardsweep.solvers import slant  # noqa: E402
 
-FILES = (
-    "kernel.py",
-    "state.py",
-    "clock.py",
-    "classes.py",
-    "fields.py",
-    "learning.py",
-    "members.py",
-)
-LATER = (
-    "classes.py",
-    "fields.py",
-    "learning.py",
-    "members.py",
-)  # files a revision before their commits lacks
+def _source(rev: str, path: str) -> str | None:
+    """The text of ``path`` at ``rev`` (``work``: the working tree), None where it has none."""
+    if rev == "work":
+        return (ROOT / path).read_text() if (ROOT / path).exists() else None
+    shown = subprocess.run(
+        ["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True, text=True
+    )
+    return shown.stdout if shown.returncode == 0 else None
 
 
 def side(rev: str, scratch: Path, k: int):
-    """The kernel module of ``rev`` (or the working tree), compiled in its own package."""
+    """The kernel module of ``rev`` (or the working tree), compiled in its own package
+    (``sideK.slant``, its kits in ``sideK``)."""
     pkg = scratch / f"side{k}"
-    pkg.mkdir()
+    (pkg / "slant").mkdir(parents=True)
     (pkg / "__init__.py").write_text("")
-    for name in FILES:
-        path = f"solvers/slant/{name}"
-        if rev == "work":
-            shutil.copy(ROOT / path, pkg / name)
+    (pkg / "slant" / "__init__.py").write_text("")
+    for name in (*FILES, *KITS):
+        for path, to in ((f"solvers/slant/{name}", pkg / "slant"), (f"solvers/{name}", pkg)):
+            text = _source(rev, path)
+            if text is not None:
+                (to / name).write_text(text)
+                break
         else:
-            shown = subprocess.run(
-                ["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True, text=True
-            )
-            if shown.returncode != 0 and name in LATER:
-                continue
-            if shown.returncode != 0:
-                sys.exit(f"git show {rev}:{path} failed: {shown.stderr.strip()}")
-            (pkg / name).write_text(shown.stdout)
-    return importlib.import_module(f"side{k}.kernel")
+            if name not in LATER:
+                sys.exit(f"{rev} has no solvers/slant/{name}")
+    return importlib.import_module(f"side{k}.slant.kernel")
 
 
 def resolved(rev: str) -> str:
@@ -268,8 +259,7 @@ def main() -> None:
         if not agree:
             sys.exit("the sides disagree on a verdict or solution")
         sides = {rev: resolved(rev) for rev in args.revs}
-        write_results(
-            __file__,
+        body = (
             "CPU seconds per puzzle, "
             + ("each puzzle timed alone" if args.each else "one `solve_range` call per set")
             + f", medians of {args.rounds} rounds, the sides in turn (the order reversed every "
@@ -277,12 +267,11 @@ def main() -> None:
             "ratios. Sides: "
             + ", ".join(f"{rev} = {commit}" for rev, commit in sides.items())
             + ". Every side gave every puzzle the same verdict and solution."
-            + f"\n\n{text}",
-            timed=("boardsweep.solvers.slant",),
-            repeats=f"{args.rounds} rounds, the sides interleaved",
-            sizes={"sets": " ".join(args.sets), "each": args.each},
-            out=args.out,
+            + f"\n\n{text}"
         )
+        repeats = f"{args.rounds} rounds, the sides interleaved"
+        sizes = {"sets": " ".join(args.sets), "each": args.each}
+        write_results(__file__, body, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from .members import join
+from ..members import join
 from .state import (
     _EXON,
     _NCQ,

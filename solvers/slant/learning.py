@@ -35,8 +35,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .fields import define
-from .members import join, split
+from ..fields import define
+from ..members import join, split
 from .state import _NCAND, _NONE, _ONE, _ZERO, _ends, _touching
 
 __all__ = ["solve_by_learning"]

@@ -63,8 +63,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .fields import define
-from .members import join
+from ..fields import define
+from ..members import join
 
 __all__ = [
     "EASY",

@@ -13,7 +13,7 @@ Notation (shared with :mod:`solvers.slant`, which documents the puzzle batch):
 - ``clue[p]`` is the number of slashes that must touch ``p`` (0..4), or ``-1`` for no clue.
 
 State (a :data:`Workspace`: one int64 block whose rows numba code reads as named fields,
-``ws.touch[p]``, :mod:`solvers.slant.fields`; plus an int64 vector ``st`` of queue and trail
+``ws.touch[p]``, :mod:`solvers.fields`; plus an int64 vector ``st`` of queue and trail
 lengths): the cells; for every point the number of decided cells touching it (``touch``) and
 of undecided cells around it (``free``); the components of points joined by decided slashes,
 kept as a label per point (``comp``), a circular list of members (``next``) and a size per
@@ -65,8 +65,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .fields import define
-from .members import splice, split
+from ..fields import define
+from ..members import splice, split
 
 __all__ = ["make_workspace", "reset", "preconnect", "assign", "undo_to", "propagate", "count_exits"]
 

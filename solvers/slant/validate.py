@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..fields import Block
 from . import state
-from .fields import Block
 
 __all__ = ["validate_state"]
 

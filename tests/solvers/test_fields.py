@@ -1,4 +1,5 @@
-"""Named fields of a workspace block (solvers.slant.fields), as numba code reads them."""
+"""The workspace kits for numba kernels: named fields of a block (solvers.fields), as numba code
+reads them, and union-find with member lists (solvers.members)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import sys
 import numpy as np
 from numba import njit
 
-from boardsweep.solvers.slant import fields, state
+from boardsweep.solvers import fields, members
+from boardsweep.solvers.slant import state
 
 Pair = fields.define("TestPairBlock", {"a": (0, 1), "b": (1, 2), "c": (3, 1)})
 pair_of = Pair.wrap  # numba code calls it by a module-level name
@@ -108,3 +110,68 @@ def test_the_slant_fields_cover_every_row_once():
     assert ws[state._TL, 5] == -9
     state.reset(ws, np.zeros_like(st), 3, 2, np.full(12, -1, np.int8))
     assert ws[state._GEOM, 0] == 3 and ws[state._TL, 5] == 7
+
+
+Sets = fields.define("TestSetsBlock", {"label": (0, 1), "next": (1, 1), "size": (2, 1)})
+
+
+@njit(cache=False)
+def _join(ws, a, b):
+    members.join(ws.label, ws.next, ws.size, a, b)
+
+
+@njit(cache=False)
+def _split(ws, a, b, la):
+    members.split(ws.label, ws.next, ws.size, a, b, la)
+
+
+def _partition(ws: fields.Block, n: int) -> set[frozenset[int]]:
+    """The sets the labels say, each checked against its list and its size."""
+    sets: dict[int, set[int]] = {}
+    for x in range(n):
+        sets.setdefault(int(ws[0, x]), set()).add(x)
+    for label, group in sets.items():
+        walked, x = [label], int(ws[1, label])
+        while x != label:
+            walked.append(x)
+            x = int(ws[1, x])
+        assert label in group and set(walked) == group and len(walked) == len(group)
+        assert ws[2, label] == len(group)
+    return {frozenset(g) for g in sets.values()}
+
+
+def test_joins_and_their_undos_keep_sets_lists_and_sizes_exact():
+    # random joins of the smaller set into the larger, undone in reverse order now and then,
+    # against a plain list of sets
+    rng = np.random.default_rng(5)
+    n = 40
+    ws = Sets(n)
+    ws.block[0] = ws.block[1] = np.arange(n)
+    ws.block[2] = 1
+    naive = [frozenset([x]) for x in range(n)]
+    undo: list[tuple[int, int, int, list[frozenset[int]]]] = []
+    splits = 0
+    for _ in range(300):
+        if undo and rng.random() < 0.35:
+            a, b, la, before = undo.pop()
+            _split(ws, a, b, la)
+            naive = before
+            splits += 1
+        else:
+            a, b = (int(x) for x in rng.choice(n, 2, replace=False))
+            la, lb = int(ws[0, a]), int(ws[0, b])
+            if la == lb:
+                continue
+            if ws[2, la] > ws[2, lb]:
+                a, b, la = b, a, lb
+            _join(ws, a, b)
+            undo.append((a, b, la, naive))
+            set_a = next(s for s in naive if a in s)
+            set_b = next(s for s in naive if b in s)
+            naive = [s for s in naive if s not in (set_a, set_b)] + [set_a | set_b]
+        assert _partition(ws, n) == set(naive)
+    assert splits > 50 and max(len(s) for s in naive) > 5
+    while undo:
+        a, b, la, naive = undo.pop()
+        _split(ws, a, b, la)
+    assert _partition(ws, n) == {frozenset([x]) for x in range(n)}

@@ -1,16 +1,19 @@
-"""Named rows of one integer block, for numba code: ``ws.touch[p]`` instead of ``ws[_TOUCH, p]``.
+"""The workspace kit for numba kernels: named rows of one integer block, ``ws.touch[p]``
+instead of ``ws[_TOUCH, p]``.
 
 A *block* is a 2-D C-contiguous integer array (int64 unless :func:`define` is told
-otherwise) whose rows (or runs of rows) are fields of a
-workspace.  :func:`define` makes a Python class holding such a block and teaches numba to
-read ``ws.name`` as a *row*: a bare pointer to the field's first element, which ``[i]`` (or
-``[d, i]`` for a field of several rows) loads from and stores to.  The row holds no
-reference, so numba counts none: a field read costs the load that indexing the block would.
-(A tuple or a record of arrays, tried first, made numba count a reference on every field
-read, and ran the Slant kernel several times slower.)  A row lives no longer than the call that took
-it from its workspace, and indexes are not checked, like the block's own in numba.
+otherwise) whose rows (or runs of rows) are fields of a workspace.  :func:`define` makes a
+Python class holding such a block and teaches numba to read ``ws.name`` as a *row*: a bare
+pointer to the field's first element, which ``[i]`` (or ``[d, i]`` for a field of several
+rows) loads from and stores to.  The row holds no reference, so numba counts none: a field
+read costs the load that indexing the block would.  (A tuple or a record of arrays, tried
+first, made numba count a reference on every field read, and ran the Slant kernel several
+times slower.)  A row lives no longer than the call that took it from its workspace, and
+indexes are not checked, like the block's own in numba.  ``ws.width`` is the entries per row.
 
-In Python a workspace is indexed like its block (``ws[row, i]``), which tests use.
+Any kernel may define workspaces; workspaces of several kinds may share field names (Slant's
+three engines do: one vocabulary).  In Python a workspace is indexed like its block
+(``ws[row, i]``), which tests use.
 """
 
 from __future__ import annotations

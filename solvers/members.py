@@ -1,10 +1,10 @@
-"""Union-find with member lists, for numba: the one kit Slant's engines join sets with.
+"""Union-find with member lists, for numba kernels: the one kit Slant's engines join sets with.
 
 A set of points (a component) or of cells (a class) is a circular list through ``nxt``; every
 member's ``label`` is one member of the set, and ``size`` at that label counts the members.
 Joining relabels the smaller set (so a label is found in one load, without path compression)
 and splices the two lists into one; splitting undoes a join exactly, for the engines that
-backtrack.  ``label``, ``nxt`` and ``size`` are fields of a workspace (:mod:`.fields`) or
+backtrack.  ``label``, ``nxt`` and ``size`` are fields of a workspace (:mod:`solvers.fields`) or
 arrays; the caller picks the smaller set, as it often walks that set's members anyway.
 """
 
