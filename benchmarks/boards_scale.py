@@ -30,10 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from common import (  # noqa: E402
+from common import (
     ROOT,
     SAMPLE_SECONDS,
     MiB,
@@ -45,6 +42,7 @@ from common import (  # noqa: E402
 )
 
 TIMED = ("boardsweep.pipeline.entry", "boardsweep.pipeline.cli", "boardsweep.solvers.max_rooks")
+REPEATS = "1 (one first run and one rerun per count)"
 
 CONFIG = """\
 output: results
@@ -245,14 +243,7 @@ def main() -> None:
         f"{again_table}\n\n{note}"
     )
     print(f"\n{body}")
-    write_results(
-        __file__,
-        body,
-        timed=TIMED,
-        repeats="1 (one first run and one rerun per count)",
-        sizes=sizes,
-        out=args.out,
-    )
+    write_results(__file__, body, timed=TIMED, repeats=REPEATS, sizes=sizes, out=args.out)
 
 
 if __name__ == "__main__":

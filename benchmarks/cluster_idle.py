@@ -26,11 +26,9 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from common import ROOT, conditions, markdown, median, rotated, write_results
 
-from common import ROOT, conditions, markdown, median, rotated, write_results  # noqa: E402
-
+TIMED = ("boardsweep.pipeline.cluster",)
 SETTINGS = {
     "dask defaults": {
         "distributed.worker.profile.enabled": True,
@@ -128,15 +126,13 @@ def main() -> None:
         rows,
     )
     print(f"\n{table}")
-    write_results(
-        __file__,
+    body = (
         f"CPU over {args.seconds:g} s of an idle cluster of {args.workers} workers, medians of "
-        f"{args.repeats} interleaved rounds with min..max.\n\n{table}",
-        timed=("boardsweep.pipeline.cluster",),
-        repeats=f"{args.repeats}, the settings interleaved (each first in turn)",
-        sizes={"workers": args.workers, "seconds": args.seconds},
-        out=args.out,
+        f"{args.repeats} interleaved rounds with min..max.\n\n{table}"
     )
+    repeats = f"{args.repeats}, the settings interleaved (each first in turn)"
+    sizes = {"workers": args.workers, "seconds": args.seconds}
+    write_results(__file__, body, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)
 
 
 if __name__ == "__main__":

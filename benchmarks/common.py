@@ -66,6 +66,7 @@ __all__ = [
     "run_into",
     "solve_once",
     "make",
+    "plan_output",
     "build_c",
     "SAMPLE_SECONDS",
     "MiB",
@@ -615,6 +616,34 @@ def make(problem: str, name: str, params: dict):
     from boardsweep.solvers.schema import Context
 
     return make_job(problem, name, params, Context(str(ROOT)))
+
+
+def plan_output(config: str | Path, workers: int, task_seconds: float, cwd: str | Path) -> str:
+    """What ``boardsweep plan CONFIG --workers W --task-seconds T`` prints (stdout, then
+    stderr) under the command as typed (the config by its file name): ``python -m boardsweep``
+    run in ``cwd`` with this checkout on ``PYTHONPATH``, failing if the command fails."""
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "boardsweep",
+            "plan",
+            str(config),
+            "--workers",
+            str(workers),
+            "--task-seconds",
+            str(task_seconds),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    return (
+        f"$ boardsweep plan {Path(config).name} --workers {workers} "
+        f"--task-seconds {task_seconds:g}\n{out.stdout}{out.stderr}"
+    )
 
 
 def _shown_path(path: Path) -> str:

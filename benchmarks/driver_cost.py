@@ -30,29 +30,21 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+from common import ROOT, conditions, local_cluster, markdown, median, run_into, write_results
+
 os.environ["BOARDSWEEP_PROBLEMS"] = ",".join(
     [n for n in os.environ.get("BOARDSWEEP_PROBLEMS", "").split(",") if n] + ["tests.noop"]
 )
 os.environ["PYTHONPATH"] = os.pathsep.join(
     [str(ROOT), *[p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]]
 )
-sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-from common import (  # noqa: E402
-    conditions,
-    local_cluster,
-    markdown,
-    median,
-    run_into,
-    write_results,
-)
+from boardsweep.pipeline.run import BundleSource
+from boardsweep.pipeline.spec import make_job
+from boardsweep.solvers.schema import Context
 
-from boardsweep.pipeline.run import BundleSource  # noqa: E402
-from boardsweep.pipeline.spec import make_job  # noqa: E402
-from boardsweep.solvers.schema import Context  # noqa: E402
+TIMED = ("boardsweep.pipeline.jobs", "tests.noop")
 
 
 def noop_call(point, unit: int) -> dict:
@@ -247,14 +239,8 @@ def main() -> None:
         )
     )
     print(f"\n{body}")
-    write_results(
-        __file__,
-        body,
-        timed=("boardsweep.pipeline.jobs", "tests.noop"),
-        repeats=f"{args.repeats}, the rows interleaved (each first in turn)",
-        sizes=sizes,
-        out=args.out,
-    )
+    repeats = f"{args.repeats}, the rows interleaved (each first in turn)"
+    write_results(__file__, body, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)
 
 
 if __name__ == "__main__":

@@ -26,20 +26,11 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from common import conditions, local_cluster, make, markdown, median, run_into, write_results
 
-from common import (  # noqa: E402
-    conditions,
-    local_cluster,
-    make,
-    markdown,
-    median,
-    run_into,
-    write_results,
-)
+from boardsweep.solvers import max_rooks as mr
 
-from boardsweep.solvers import max_rooks as mr  # noqa: E402
+TIMED = ("boardsweep.pipeline.jobs", "boardsweep.solvers.max_rooks")
 
 WORKERS = 2  # worker processes of the local cluster (1 thread each)
 DFS_BOARDS = 20  # boards the seed's search is timed on, per repeat (--dfs-boards)
@@ -153,14 +144,8 @@ def main() -> None:
         "on them."
     )
     print(f"\n{body}")
-    write_results(
-        __file__,
-        body,
-        timed=("boardsweep.pipeline.jobs", "boardsweep.solvers.max_rooks"),
-        repeats=f"{args.repeats}, every row once per repeat",
-        sizes=sizes,
-        out=args.out,
-    )
+    repeats = f"{args.repeats}, every row once per repeat"
+    write_results(__file__, body, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)
 
 
 if __name__ == "__main__":

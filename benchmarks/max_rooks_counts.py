@@ -20,14 +20,14 @@ import time
 from pathlib import Path
 
 import numpy as np
+from common import conditions, markdown, write_results
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from boardsweep.solvers import max_rooks as mr
+from boardsweep.solvers.max_rooks.count import LAYER_WORDS
 
-from common import conditions, markdown, write_results  # noqa: E402
-
-from boardsweep.solvers import max_rooks as mr  # noqa: E402
-from boardsweep.solvers.max_rooks.count import LAYER_WORDS  # noqa: E402
+TIMED = ("boardsweep.solvers.max_rooks",)
+REPEATS = "1 (each board solved once; the median and p99 are over the boards)"
+SPREAD = "not repeated: the p99 column is the spread over the boards"
 
 
 def boards_for(n: int) -> int:
@@ -113,15 +113,12 @@ def main() -> None:
         rows,
     )
     print(table)
-    write_results(
-        __file__,
+    body = (
         "One board per `solve_batch` call, one core, warm; the maximum alone is the "
-        f"baseline.\n\n{table}",
-        timed=("boardsweep.solvers.max_rooks",),
-        repeats="1 (each board solved once; the median and p99 are over the boards)",
-        spread="not repeated: the p99 column is the spread over the boards",
-        sizes=sizes,
-        out=args.out,
+        f"baseline.\n\n{table}"
+    )
+    write_results(
+        __file__, body, timed=TIMED, repeats=REPEATS, spread=SPREAD, sizes=sizes, out=args.out
     )
 
 

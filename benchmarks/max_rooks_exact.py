@@ -28,15 +28,18 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+import pyarrow.parquet as pq
+from common import HERE, ROOT, build_c, conditions, markdown, median, write_results
 
-import pyarrow.parquet as pq  # noqa: E402
-from common import ROOT, build_c, conditions, markdown, median, write_results  # noqa: E402
+from boardsweep.solvers.max_rooks.exact import exhaustive_seconds, histograms, moments
+from boardsweep.solvers.max_rooks.exhaustive import distribution_units, first_rows
 
-from boardsweep.solvers.max_rooks.exact import exhaustive_seconds, histograms, moments  # noqa: E402
-from boardsweep.solvers.max_rooks.exhaustive import distribution_units, first_rows  # noqa: E402
-
+TIMED = (
+    "boardsweep.pipeline.entry",
+    "boardsweep.pipeline.cli",
+    "boardsweep.solvers.max_rooks",
+    "benchmarks/max_rooks_brute.c",
+)
 BIN = HERE / "bin"
 PROBABILITIES = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 2))
 
@@ -167,19 +170,9 @@ def main() -> None:
         )
     text = "\n\n".join(parts)
     print(f"\n{text}")
-    write_results(
-        __file__,
-        text,
-        timed=(
-            "boardsweep.pipeline.entry",
-            "boardsweep.pipeline.cli",
-            "boardsweep.solvers.max_rooks",
-            "benchmarks/max_rooks_brute.c",
-        ),
-        repeats=f"{args.repeats} for 5x5 (interleaved), 1 for larger boards",
-        sizes={"largest": f"{args.largest}x{args.largest}"},
-        out=args.out,
-    )
+    repeats = f"{args.repeats} for 5x5 (interleaved), 1 for larger boards"
+    sizes = {"largest": f"{args.largest}x{args.largest}"}
+    write_results(__file__, text, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)
 
 
 if __name__ == "__main__":

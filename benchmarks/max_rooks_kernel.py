@@ -17,18 +17,16 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from common import conditions, markdown, spread, write_results
 
 from boardsweep.solvers import max_rooks as mr
 from boardsweep.solvers.max_rooks.match import build_graph
+
+TIMED = ("boardsweep.solvers.max_rooks",)
 
 
 def segment_graph(batch: dict) -> tuple[np.ndarray, np.ndarray, int, int]:
@@ -151,14 +149,8 @@ def main() -> None:
         ]
     )
     print(f"\n{body}")
-    write_results(
-        __file__,
-        body,
-        timed=("boardsweep.solvers.max_rooks",),
-        repeats=f"{args.repeats}, the fastest kept (scipy once)",
-        sizes=sizes,
-        out=args.out,
-    )
+    repeats = f"{args.repeats}, the fastest kept (scipy once)"
+    write_results(__file__, body, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)
 
 
 if __name__ == "__main__":

@@ -21,11 +21,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from boards_scale import CONFIG, TIMED, run_once
+from common import SAMPLE_SECONDS, MiB, conditions, disk_use, markdown, write_results
 
-from boards_scale import CONFIG, TIMED, run_once  # noqa: E402
-from common import SAMPLE_SECONDS, MiB, conditions, disk_use, markdown, write_results  # noqa: E402
+REPEATS = "1 per row"
 
 
 def measure(count: int, keep: str, workers: int, scratch: Path) -> dict:
@@ -137,16 +136,12 @@ def main() -> None:
         rows,
     )
     print(f"\n{table}")
-    write_results(
-        __file__,
+    body = (
         "One `boardsweep run` subprocess per row (`keep: summary`, and `keep: boards` as the "
         "baseline), each into a fresh folder; the summary's histogram is checked to hold every "
-        f"board.\n\n{table}",
-        timed=TIMED,
-        repeats="1 per row",
-        sizes=sizes,
-        out=args.out,
+        f"board.\n\n{table}"
     )
+    write_results(__file__, body, timed=TIMED, repeats=REPEATS, sizes=sizes, out=args.out)
 
 
 if __name__ == "__main__":

@@ -28,10 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from common import (  # noqa: E402
+from common import (
+    HERE,
     ROOT,
     TreeSampler,
     build_c,
@@ -42,6 +40,13 @@ from common import (  # noqa: E402
     median,
     solve_once,
     write_results,
+)
+
+TIMED = (
+    "boardsweep.pipeline.jobs",
+    "boardsweep.pipeline.cli",
+    "boardsweep.solvers.nqueens",
+    "benchmarks/nqueens_mirror.c",
 )
 
 
@@ -145,6 +150,10 @@ def main() -> None:
         "enumerate": args.enumerate or "skipped",
         "clusters": "local, 1 and 2 worker processes (1 thread each)",
     }
+    repeats = (
+        f"{args.repeats}, interleaved (C for every n, then 1 worker, then 2); the warm start "
+        "and the enumeration once"
+    )
     print(conditions(repeats=args.repeats, **sizes), flush=True)
     binary = build_c("nqueens_mirror")
     counting = build_c("nqueens_mirror", ["COUNT_NODES"])
@@ -234,20 +243,7 @@ def main() -> None:
         )
     body = "\n\n".join(parts)
     print(f"\n{body}")
-    write_results(
-        __file__,
-        body,
-        timed=(
-            "boardsweep.pipeline.jobs",
-            "boardsweep.pipeline.cli",
-            "boardsweep.solvers.nqueens",
-            "benchmarks/nqueens_mirror.c",
-        ),
-        repeats=f"{args.repeats}, interleaved (C for every n, then 1 worker, then 2); the "
-        "warm start and the enumeration once",
-        sizes=sizes,
-        out=args.out,
-    )
+    write_results(__file__, body, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)
 
 
 if __name__ == "__main__":

@@ -20,11 +20,11 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from common import ROOT, conditions, make, markdown, write_results
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from common import ROOT, conditions, make, markdown, write_results  # noqa: E402
+TIMED = ("boardsweep.pipeline.plan", "boardsweep.solvers.nqueens")
+REPEATS = "1 (deterministic: nodes are counted, nothing is timed)"
+SPREAD = "none: nothing is timed"
 
 
 def unit_nodes(n: int) -> tuple[np.ndarray, int]:
@@ -100,15 +100,13 @@ def main() -> None:
         rows,
     )
     print(f"\n{table}")
-    write_results(
-        __file__,
+    body = (
         "Nodes, not time: the busiest worker's nodes against all, the planner's tasks handed "
-        f"to whichever worker is free first.\n\n{table}",
-        timed=("boardsweep.pipeline.plan", "boardsweep.solvers.nqueens"),
-        repeats="1 (deterministic: nodes are counted, nothing is timed)",
-        spread="none: nothing is timed",
-        sizes={"n": " ".join(map(str, args.n)), "target task seconds": args.target},
-        out=args.out,
+        f"to whichever worker is free first.\n\n{table}"
+    )
+    sizes = {"n": " ".join(map(str, args.n)), "target task seconds": args.target}
+    write_results(
+        __file__, body, timed=TIMED, repeats=REPEATS, spread=SPREAD, sizes=sizes, out=args.out
     )
 
 

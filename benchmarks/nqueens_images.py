@@ -27,20 +27,18 @@ takes (n = 17 walks all 8 images: about 2 minutes).
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from common import conditions, markdown, write_results
 from numba import njit
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent))
+from boardsweep.solvers.nqueens import constellations as C
 
-from common import conditions, markdown, write_results  # noqa: E402
-
-from boardsweep.solvers.nqueens import constellations as C  # noqa: E402
+TIMED = ("boardsweep.solvers.nqueens.constellations",)
+REPEATS = "1 (deterministic: nodes are counted, nothing is timed)"
+SPREAD = "none: nothing is timed"
 
 
 @njit(cache=True)
@@ -156,16 +154,14 @@ def main() -> None:
         rows,
     )
     print(table)
-    write_results(
-        __file__,
+    body = (
         "Nodes of the whole constellation search when each constellation walks the image "
         "chosen by each rule (deterministic: nodes, not time). The weights this run fitted "
-        f"on the fit sizes:\n\n```text\n{fitted_line}\n```\n\n{table}",
-        timed=("boardsweep.solvers.nqueens.constellations",),
-        repeats="1 (deterministic: nodes are counted, nothing is timed)",
-        spread="none: nothing is timed",
-        sizes={"fit": " ".join(map(str, args.fit)), "check": " ".join(map(str, args.check))},
-        out=args.out,
+        f"on the fit sizes:\n\n```text\n{fitted_line}\n```\n\n{table}"
+    )
+    settings = {"fit": " ".join(map(str, args.fit)), "check": " ".join(map(str, args.check))}
+    write_results(
+        __file__, body, timed=TIMED, repeats=REPEATS, spread=SPREAD, sizes=settings, out=args.out
     )
 
 

@@ -26,12 +26,9 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
+from common import HERE, ROOT, build_c, conditions, markdown, spread, write_results
 
-from common import build_c, conditions, markdown, spread, write_results  # noqa: E402
-
+TIMED = ("boardsweep.solvers.nqueens", "benchmarks/nqueens_mirror.c")
 BINARY = HERE / "bin" / "nqueens_mirror"  # built by build_c("nqueens_mirror")
 COUNTING = HERE / "bin" / "nqueens_mirror-count_nodes"  # build_c(..., ["COUNT_NODES"])
 
@@ -72,7 +69,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per side, fastest kept")
     parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
-    print(conditions(n=" ".join(map(str, args.n)), repeat=args.repeat), flush=True)
+    sizes = {"n": " ".join(map(str, args.n))}
+    repeats = f"{args.repeat} per side, interleaved, the fastest kept; the warm start once"
+    print(conditions(**sizes, repeat=args.repeat), flush=True)
 
     sys.path.insert(0, str(ROOT))
     build_c("nqueens_mirror")
@@ -132,14 +131,7 @@ def main() -> None:
         f"{warm_start():.2f} s."
     )
     print(f"\n{body}")
-    write_results(
-        __file__,
-        body,
-        timed=("boardsweep.solvers.nqueens", "benchmarks/nqueens_mirror.c"),
-        repeats=f"{args.repeat} per side, interleaved, the fastest kept; the warm start once",
-        sizes={"n": " ".join(map(str, args.n))},
-        out=args.out,
-    )
+    write_results(__file__, body, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)
 
 
 if __name__ == "__main__":

@@ -43,11 +43,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from common import HERE, ROOT, build_c, conditions, markdown, median, rotated, write_results
 
-from common import ROOT, build_c, conditions, markdown, median, rotated, write_results  # noqa: E402
-
+TIMED = (
+    "boardsweep.solvers.nqueens.tree",
+    "boardsweep.solvers.nqueens.constellations",
+    "benchmarks/nqueens_d4.c",
+)
 BINARY = HERE / "bin" / "nqueens_d4"  # built by build_c("nqueens_d4")
 
 
@@ -214,8 +216,7 @@ def main() -> None:
     )
     print(f"\n{table}")
     peers = [name for name in ("takaken C", "NQueensFAF 1 thread") if name in names]
-    write_results(
-        __file__,
+    body = (
         f"CPU seconds on one core, median of {args.repeats} interleaved runs with min..max "
         "(NQueensFAF's own row: its solver's time, as it reports it). Sides: "
         + ", ".join(names)
@@ -224,16 +225,11 @@ def main() -> None:
             if peers
             else "; no peer was given (`--takaken`, `--faf`)."
         )
-        + f"\n\n{table}",
-        timed=(
-            "boardsweep.solvers.nqueens.tree",
-            "boardsweep.solvers.nqueens.constellations",
-            "benchmarks/nqueens_d4.c",
-        ),
-        repeats=f"{args.repeats}, the sides interleaved (the order rotating every repeat)",
-        sizes={"n": " ".join(map(str, args.n)), "skipped": " ".join(args.skip) or "none"},
-        out=args.out,
+        + f"\n\n{table}"
     )
+    repeats = f"{args.repeats}, the sides interleaved (the order rotating every repeat)"
+    sizes = {"n": " ".join(map(str, args.n)), "skipped": " ".join(args.skip) or "none"}
+    write_results(__file__, body, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)
 
 
 if __name__ == "__main__":

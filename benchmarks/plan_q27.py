@@ -32,11 +32,9 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from common import ROOT, MiB, conditions, markdown, median, plan_output, rotated, write_results
 
-from common import ROOT, MiB, conditions, markdown, median, rotated, write_results  # noqa: E402
-
+TIMED = ("boardsweep.pipeline.plan", "boardsweep.pipeline.cli", "boardsweep.solvers.nqueens")
 FIRST = 10_000
 
 
@@ -131,30 +129,9 @@ def plan_command(sizes: list[int], workers: int, target: float) -> tuple[str, fl
             + "".join(f"  - {{name: q{n}, problem: nqueens, n: {n}}}\n" for n in sizes)
         )
         start = time.perf_counter()
-        out = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "boardsweep",
-                "plan",
-                str(config),
-                "--workers",
-                str(workers),
-                "--task-seconds",
-                str(target),
-            ],
-            check=True,
-            capture_output=True,
-            text=True,
-            cwd=scratch,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
+        output = plan_output(config, workers, target, scratch)
         seconds = time.perf_counter() - start
-    return (
-        f"$ boardsweep plan config.yaml --workers {workers} --task-seconds {target:g}\n"
-        f"{out.stdout}{out.stderr}",
-        seconds,
-    )
+    return output, seconds
 
 
 def main() -> None:
@@ -177,6 +154,10 @@ def main() -> None:
         "workers": args.workers,
         "target task length": f"{args.task_seconds:g} s",
     }
+    repeats = (
+        f"{args.repeats} fresh processes per size, the sizes interleaved; tracemalloc and the "
+        "plan command once"
+    )
     print(conditions(repeats=args.repeats, **settings), flush=True)
     runs: dict[int, list[dict]] = {n: [] for n in sizes}
     for r in range(args.repeats):
@@ -257,15 +238,7 @@ def main() -> None:
         f"command, one run, {seconds:.1f} s wall):\n\n```text\n{output.rstrip()}\n```"
     )
     print(f"\n{body}")
-    write_results(
-        __file__,
-        body,
-        timed=("boardsweep.pipeline.plan", "boardsweep.pipeline.cli", "boardsweep.solvers.nqueens"),
-        repeats=f"{args.repeats} fresh processes per size, the sizes interleaved; tracemalloc "
-        "and the plan command once",
-        sizes=settings,
-        out=args.out,
-    )
+    write_results(__file__, body, timed=TIMED, repeats=repeats, sizes=settings, out=args.out)
 
 
 if __name__ == "__main__":

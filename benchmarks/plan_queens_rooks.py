@@ -18,18 +18,21 @@ Nothing here asserts on a time; CPU seconds are ``time.process_time``.
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from common import HERE, conditions, markdown, plan_output, write_results
 
-from common import ROOT, conditions, markdown, write_results  # noqa: E402
+TIMED = (
+    "boardsweep.pipeline.plan",
+    "boardsweep.pipeline.cli",
+    "boardsweep.solvers.queens_rooks",
+    "benchmarks/queens_rooks_row15.yaml",
+)
+REPEATS = "1 (each sampled unit runs once)"
+SPREAD = "not repeated: the unit CV column is the spread over the sampled units"
 
 SLURM = """\
 # Row {n} of the queens+rooks triangle on a Slurm cluster: {units:,} work units, about
@@ -63,33 +66,12 @@ def sample_units(n: int, sample: int, seed: int) -> list[float]:
     return seconds
 
 
-def plan_output(config: str, workers: int, target: float) -> str:
+def plan_of(config: str, workers: int, target: float) -> str:
     """``python -m pipeline plan`` on ``config`` (text): what it prints."""
     with tempfile.TemporaryDirectory(prefix="plan-qr-") as scratch:
         path = Path(scratch) / "config.yaml"
         path.write_text(config)
-        out = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "boardsweep",
-                "plan",
-                str(path),
-                "--workers",
-                str(workers),
-                "--task-seconds",
-                str(target),
-            ],
-            check=True,
-            capture_output=True,
-            text=True,
-            cwd=scratch,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
-    return (
-        f"$ boardsweep plan config.yaml --workers {workers} --task-seconds {target:g}\n"
-        f"{out.stdout}{out.stderr}"
-    )
+        return plan_output(path, workers, target, scratch)
 
 
 def main() -> None:
@@ -171,28 +153,17 @@ def main() -> None:
         )
         parts.append(f"Row {n} on Slurm (config):\n\n```yaml\n{config}```")
         parts.append(
-            "```text\n" + plan_output(config, args.workers, args.task_seconds).rstrip() + "\n```"
+            "```text\n" + plan_of(config, args.workers, args.task_seconds).rstrip() + "\n```"
         )
     local = (HERE / "queens_rooks_row15.yaml").read_text()
     parts.append(
         f"Row 15 on 2 local workers (`benchmarks/queens_rooks_row15.yaml`):\n\n```yaml\n{local}```"
     )
-    parts.append("```text\n" + plan_output(local, 2, 20).rstrip() + "\n```")
+    parts.append("```text\n" + plan_of(local, 2, 20).rstrip() + "\n```")
     body = "\n\n".join(parts)
     print(f"\n{body}")
     write_results(
-        __file__,
-        body,
-        timed=(
-            "boardsweep.pipeline.plan",
-            "boardsweep.pipeline.cli",
-            "boardsweep.solvers.queens_rooks",
-            "benchmarks/queens_rooks_row15.yaml",
-        ),
-        repeats="1 (each sampled unit runs once)",
-        spread="not repeated: the unit CV column is the spread over the sampled units",
-        sizes=settings,
-        out=args.out,
+        __file__, body, timed=TIMED, repeats=REPEATS, spread=SPREAD, sizes=settings, out=args.out
     )
 
 

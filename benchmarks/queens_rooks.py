@@ -23,6 +23,9 @@ from numba import njit
 
 from boardsweep.solvers import queens_rooks as qr
 
+TIMED = ("boardsweep.solvers.queens_rooks", "boardsweep.pipeline.jobs")
+REPEATS = "1 (one run of each search per n; the pipeline once)"
+
 
 @njit(cache=True)
 def seed_count(m: int, n_rooks: int) -> int:
@@ -123,7 +126,6 @@ def cpu(fn, *args):
 def pipeline_triangle(max_n: int, workers: int):
     """(wall seconds, counts table) of the triangle 1..max_n on a local Dask cluster, as
     ``boardsweep solve`` computes (``pipeline.jobs.run_once``; workers warm)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from common import local_cluster, make, solve_once
 
     with local_cluster(workers, ["queens_rooks"]) as (runner, threads, _):
@@ -151,7 +153,6 @@ def main() -> None:
     )
     parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from common import conditions, markdown, write_results
 
     sizes = {
@@ -214,14 +215,7 @@ def main() -> None:
     )
     body = "\n\n".join(parts)
     print(f"\n{body}")
-    write_results(
-        __file__,
-        body,
-        timed=("boardsweep.solvers.queens_rooks", "boardsweep.pipeline.jobs"),
-        repeats="1 (one run of each search per n; the pipeline once)",
-        sizes=sizes,
-        out=args.out,
-    )
+    write_results(__file__, body, timed=TIMED, repeats=REPEATS, sizes=sizes, out=args.out)
 
 
 if __name__ == "__main__":

@@ -19,12 +19,11 @@ import time
 from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from common import conditions, markdown, median, write_results
 
 from boardsweep.solvers.queens_rooks import kernel, symmetry
+
+TIMED = ("boardsweep.solvers.queens_rooks.kernel",)
 
 
 def timed(fn, *args):
@@ -41,6 +40,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
+    sizes = {"n": " ".join(map(str, args.sizes))}
+    repeats = f"{args.repeats}, the two kernels interleaved (the order alternating)"
     print(conditions(n=", ".join(map(str, args.sizes)), repeats=args.repeats), flush=True)
     warm = symmetry.items(8, np.zeros((1, 0), np.int16))[0]
     kernel._histograms(8, warm, False, 8, 8), kernel._plain_histograms(8, warm)  # compile
@@ -89,14 +90,7 @@ def main() -> None:
         "the baseline (plain) is the same search without the bulk tail, on the same nodes."
     )
     print(f"\n{body}")
-    write_results(
-        __file__,
-        body,
-        timed=("boardsweep.solvers.queens_rooks.kernel",),
-        repeats=f"{args.repeats}, the two kernels interleaved (the order alternating)",
-        sizes={"n": " ".join(map(str, args.sizes))},
-        out=args.out,
-    )
+    write_results(__file__, body, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)
 
 
 if __name__ == "__main__":

@@ -21,10 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from common import (  # noqa: E402
+from common import (
+    HERE,
     RESULTS,
     conditions,
     local_cluster,
@@ -37,7 +35,6 @@ from common import (  # noqa: E402
 )
 
 TIMED = ("boardsweep.pipeline.jobs", "boardsweep.solvers.slant")
-
 DATA = HERE / "data"
 
 
@@ -173,14 +170,9 @@ def main() -> None:
         "workers; generation timed once."
     )
     print(f"\n{body}")
-    write_results(
-        __file__,
-        body,
-        timed=TIMED,
-        repeats=f"{args.repeats} for the solve, 1 for the generation",
-        sizes={**sizes, "solve repeats": args.repeats},
-        out=args.out,
-    )
+    repeats = f"{args.repeats} for the solve, 1 for the generation"
+    settings = {**sizes, "solve repeats": args.repeats}
+    write_results(__file__, body, timed=TIMED, repeats=repeats, sizes=settings, out=args.out)
 
 
 if __name__ == "__main__":

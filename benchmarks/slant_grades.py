@@ -29,14 +29,15 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from common import conditions, markdown, write_results
 
-from common import conditions, markdown, write_results  # noqa: E402
+from boardsweep.solvers import slant
+from boardsweep.solvers.slant.format import game_id
+from boardsweep.solvers.slant.levels import GRADES, grade_batch
 
-from boardsweep.solvers import slant  # noqa: E402
-from boardsweep.solvers.slant.format import game_id  # noqa: E402
-from boardsweep.solvers.slant.levels import GRADES, grade_batch  # noqa: E402
+TIMED = ("boardsweep.solvers.slant.generate", "boardsweep.solvers.slant.levels")
+REPEATS = "1 (deterministic: grades, nothing is timed)"
+SPREAD = "none: nothing is timed"
 
 # his solver's words -> our grade names
 THEIRS = {
@@ -126,15 +127,12 @@ def main() -> None:
         rows,
     )
     print(table)
-    write_results(
-        __file__,
+    body = (
         "Grades, not times: Simon Tatham's standalone solver (built outside the project) "
-        "grades puzzles of our generator at each level we asked for.\n\n" + table,
-        timed=("boardsweep.solvers.slant.generate", "boardsweep.solvers.slant.levels"),
-        repeats="1 (deterministic: grades, nothing is timed)",
-        spread="none: nothing is timed",
-        sizes=sizes,
-        out=args.out,
+        "grades puzzles of our generator at each level we asked for.\n\n" + table
+    )
+    write_results(
+        __file__, body, timed=TIMED, repeats=REPEATS, spread=SPREAD, sizes=sizes, out=args.out
     )
 
 

@@ -26,16 +26,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
-from numba import njit
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from common import conditions, markdown, spread, write_results
+from numba import njit
 
 from boardsweep.solvers import slant
 from boardsweep.solvers.slant.kernel import (
@@ -46,6 +42,7 @@ from boardsweep.solvers.slant.kernel import (
     search,
 )
 
+TIMED = ("boardsweep.solvers.slant",)  # and the data set of each size measured
 DATA = Path(__file__).resolve().parent / "data"
 MANIFEST = DATA / "slant.json"
 DEFAULT_COUNTS = {5: 200, 7: 200, 10: 200, 20: 40, 50: 15, 100: 15}
@@ -345,17 +342,9 @@ def main() -> None:
         f"\n\n{table}"
     )
     print(f"\n{body}")
-    write_results(
-        __file__,
-        body,
-        timed=(
-            "boardsweep.solvers.slant",
-            *(f"benchmarks/data/slant_{n}.txt" for n in args.sizes),
-        ),
-        repeats=f"{args.repeat} solves per puzzle, the fastest kept; the DFS and the batch once",
-        sizes=sizes,
-        out=args.out,
-    )
+    timed = (*TIMED, *(f"benchmarks/data/slant_{n}.txt" for n in args.sizes))
+    repeats = f"{args.repeat} solves per puzzle, the fastest kept; the DFS and the batch once"
+    write_results(__file__, body, timed=timed, repeats=repeats, sizes=sizes, out=args.out)
 
 
 if __name__ == "__main__":

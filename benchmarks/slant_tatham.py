@@ -48,15 +48,16 @@ import time
 from pathlib import Path
 
 import numpy as np
+from common import HERE, conditions, markdown, median, write_results
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from boardsweep.solvers import slant
+from boardsweep.solvers.slant.format import read_game_id
 
-from common import conditions, markdown, median, write_results  # noqa: E402
-
-from boardsweep.solvers import slant  # noqa: E402
-from boardsweep.solvers.slant.format import read_game_id  # noqa: E402
-
+TIMED = (
+    "boardsweep.solvers.slant",
+    "benchmarks/slant_tatham_harness.c",
+    "benchmarks/data/slant_100.txt",
+)
 HARNESS_C = HERE / "slant_tatham_harness.c"
 HIS_FILES = ("dsf.c", "malloc.c", "misc.c", "random.c", "findloop.c", "nullfe.c")
 LEVELS = {"easy": "e", "hard": "h"}
@@ -342,23 +343,14 @@ def main() -> None:
         print(f"\n{body}")
         if not right:
             sys.exit("a puzzle he solves got another verdict or solution from us")
-        write_results(
-            __file__,
-            body,
-            timed=(
-                "boardsweep.solvers.slant",
-                "benchmarks/slant_tatham_harness.c",
-                "benchmarks/data/slant_100.txt",
-            ),
-            repeats=f"{args.rounds} rounds, his and ours interleaved",
-            sizes={
-                "sizes": " ".join(map(str, args.sizes)),
-                "levels": " ".join(args.levels),
-                "batch": args.batch,
-                "his seed": args.seed,
-            },
-            out=args.out,
-        )
+        repeats = f"{args.rounds} rounds, his and ours interleaved"
+        sizes = {
+            "sizes": " ".join(map(str, args.sizes)),
+            "levels": " ".join(args.levels),
+            "batch": args.batch,
+            "his seed": args.seed,
+        }
+        write_results(__file__, body, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)
     finally:
         if args.work is None:
             shutil.rmtree(work, ignore_errors=True)
