@@ -139,6 +139,20 @@ def _bounds(lo: float | None, hi: float | None, name: str = "value") -> str:
     return ""
 
 
+def _in_range(value, lo, hi, name: str, key: Key) -> None:
+    """:class:`ParamError` unless ``lo <= value <= hi`` (a None bound is open)."""
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise ParamError(f"{value} is out of range: expected {_bounds(lo, hi, name)}", key)
+
+
+def _parsed(validator: Validator, text, pattern: re.Pattern, convert, key: Key, ctx) -> Any:
+    """``validator``'s value of a command-line ``text`` that ``pattern`` matches, read by
+    ``convert``; :class:`ParamError` naming what it accepts when the text does not match."""
+    if not isinstance(text, str) or not pattern.fullmatch(text.strip()):
+        raise ParamError(f"expected {validator.describe()}, not {_show(text)}", key)
+    return validator.check(convert(text.strip()), key, ctx)
+
+
 @dataclass(frozen=True)
 class Integer(Validator):
     """An integer within ``lo..hi`` (either may be None); never a bool, a float or a string.
@@ -154,18 +168,11 @@ class Integer(Validator):
     def check(self, value, key=(), ctx=None):
         if not _is_int(value):
             raise ParamError(f"expected {self.describe()}, not {_show(value)}", key)
-        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-            raise ParamError(
-                f"{value} is out of range: expected "
-                f"{_bounds(self.lo, self.hi, self.name or _name(key))}",
-                key,
-            )
+        _in_range(value, self.lo, self.hi, self.name or _name(key), key)
         return int(value)
 
     def parse(self, text, key=(), ctx=None):
-        if not isinstance(text, str) or not _INT_TEXT.fullmatch(text.strip()):
-            raise ParamError(f"expected {self.describe()}, not {_show(text)}", key)
-        return self.check(int(text.strip()), key, ctx)
+        return _parsed(self, text, _INT_TEXT, int, key, ctx)
 
     def describe(self) -> str:
         bounds = _bounds(self.lo, self.hi, self.name or "value")
@@ -186,16 +193,11 @@ class Number(Validator):
             or (isinstance(value, float) and not math.isfinite(value))
         ):
             raise ParamError(f"expected {self.describe()}, not {_show(value)}", key)
-        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-            raise ParamError(
-                f"{value} is out of range: expected {_bounds(self.lo, self.hi, _name(key))}", key
-            )
+        _in_range(value, self.lo, self.hi, _name(key), key)
         return float(value)
 
     def parse(self, text, key=(), ctx=None):
-        if not isinstance(text, str) or not _FLOAT_TEXT.fullmatch(text.strip()):
-            raise ParamError(f"expected {self.describe()}, not {_show(text)}", key)
-        return self.check(float(text.strip()), key, ctx)
+        return _parsed(self, text, _FLOAT_TEXT, float, key, ctx)
 
     def describe(self) -> str:
         bounds = _bounds(self.lo, self.hi)

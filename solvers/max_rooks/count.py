@@ -142,7 +142,10 @@ def _probe(table, nkey, key, hmask):
 def _layer_1(
     n, test, setb, keep, ckey, ctot, cbest, cbc, nkey, ntot, nbest, nbc, npos, table, hmask
 ):
-    """One cell's step with one-limb counts (open < 64: no value reaches 2**64); return m."""
+    """One cell's step with one-limb counts (open < 64: no value reaches 2**64); return m.
+
+    :func:`_layer_n`'s loop written out again on purpose for the common case: the hot loop
+    with plain additions in place of the limb loops."""
     m = 0
     for src in range(n):
         key = ckey[src]

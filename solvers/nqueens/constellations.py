@@ -264,6 +264,9 @@ def walk(n, d, D, ld, cd, rd, fb, sh):
     reaches row D - 2 two columns x, y are left, and a leaf is x there and y in row D - 1 (or
     y then x), the two apart diagonally and y (x) free in row D - 1.  Row indices are taken
     ``& 63`` (never negative), which spares numba's wraparound test on every load.
+
+    The loop is written out again in :func:`plain_walk`, without the ending, on purpose: it is
+    the search's hot loop, and one loop for both would test for the ending at every node.
     """
     if d >= D - 2:  # too close to the end for the loop below: the plain walk
         return plain_walk(n, d, D, ld, cd, rd, fb, sh)

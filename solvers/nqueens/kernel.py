@@ -117,7 +117,9 @@ def corner_walk(n, b1, row, ld, cd, rd):
     """(weighted count, classes, nodes) below a corner-search state at ``row`` (2 <= row <= n-1).
 
     Every leaf is one class of 8 (a corner queen rules out a symmetric solution), so the
-    classes are the leaves and the hot loop needs no second counter.
+    classes are the leaves and the hot loop needs no second counter: that is why the loop is
+    written out again in :func:`side_walk` (which keeps the board and counts classes) on
+    purpose rather than shared.
 
     Invariant at the loop head: rows < ``row`` hold queens, (ld, cd, rd) describe ``row`` and
     ``avail`` (nonzero) is the set of its columns not yet tried; the frames below ``sp`` are the
