@@ -112,12 +112,16 @@ def _unbox(typ, obj, c):
     return NativeValue(out._getvalue(), is_error=block.is_error)
 
 
+def _block_of(context, builder, ws_type, ws_value):
+    """In generated code, the block array of the workspace ``ws_value``."""
+    proxy = cgutils.create_struct_proxy(ws_type)(context, builder, value=ws_value)
+    return context.make_array(ws_type.array)(context, builder, value=proxy.block)
+
+
 def _field_codegen(row_type):
     def codegen(context, builder, sig, args):
         ws_value, first_value = args
-        ws_type = sig.args[0]
-        proxy = cgutils.create_struct_proxy(ws_type)(context, builder, value=ws_value)
-        block = context.make_array(ws_type.array)(context, builder, value=proxy.block)
+        block = _block_of(context, builder, sig.args[0], ws_value)
         stride = builder.extract_value(block.strides, 0)  # bytes per row
         first_value = context.cast(builder, first_value, sig.args[1], types.intp)
         start = builder.gep(
@@ -231,9 +235,7 @@ def _width(typingctx, ws):
     """The entries per row of ``ws``'s block."""
 
     def codegen(context, builder, sig, args):
-        proxy = cgutils.create_struct_proxy(sig.args[0])(context, builder, value=args[0])
-        block = context.make_array(sig.args[0].array)(context, builder, value=proxy.block)
-        return builder.extract_value(block.shape, 1)
+        return builder.extract_value(_block_of(context, builder, sig.args[0], args[0]).shape, 1)
 
     return types.intp(ws), codegen
 

@@ -66,7 +66,7 @@ import numpy as np
 from numba import njit
 
 from ..fields import define
-from ..members import splice, split
+from ..members import join, splice, split
 
 __all__ = ["make_workspace", "reset", "preconnect", "assign", "undo_to", "propagate", "count_exits"]
 
@@ -265,14 +265,10 @@ def reset(ws, st, R, C, clues):
 def preconnect(ws, R, C, labels):
     """Join points with equal ``labels[p]`` (a member of p's class) into components, as if by
     slashes beyond the grid; call right after :func:`reset`."""
-    comp, nxt, size = ws.comp, ws.next, ws.size
     for p in range((R + 1) * (C + 1)):
         lab = labels[p]
         if lab != p:
-            comp[p] = lab
-            nxt[p] = nxt[lab]
-            nxt[lab] = p
-            size[lab] += 1
+            join(ws.comp, ws.next, ws.size, p, lab)  # p is alone until now
 
 
 @njit(cache=True, nogil=True)
