@@ -269,6 +269,18 @@ def _no_repeats(values: Sequence, key: Key) -> None:
         seen.add(v)
 
 
+def _sorted_set(spec: Validator, item: Validator, value: Sequence, key: Key) -> tuple:
+    """A set validator's list, each value checked by ``item``: sorted, none twice, not empty
+    and at most ``spec.most`` long."""
+    if not value:
+        raise ParamError(f"is an empty list: expected {spec.describe()}", key)
+    if len(value) > spec.most:
+        raise ParamError(f"lists {len(value)} values: at most {spec.most}", key)
+    values = [item.check(v, (*key, i)) for i, v in enumerate(value)]
+    _no_repeats(values, key)
+    return tuple(sorted(values))
+
+
 @dataclass(frozen=True)
 class IntegerSet(Validator):
     """Integers given as one integer, a ``"lo..hi"`` string or a list; a sorted tuple.
@@ -288,13 +300,7 @@ class IntegerSet(Validator):
         if isinstance(value, str):
             return self._range(value, key)
         if isinstance(value, list | tuple):
-            if not value:
-                raise ParamError(f"is an empty list: expected {self.describe()}", key)
-            if len(value) > self.most:
-                raise ParamError(f"lists {len(value)} values: at most {self.most}", key)
-            values = [item.check(v, (*key, i)) for i, v in enumerate(value)]
-            _no_repeats(values, key)
-            return tuple(sorted(values))
+            return _sorted_set(self, item, value, key)
         raise ParamError(f"expected {self.describe()}, not {_show(value)}", key)
 
     def _range(self, text: str, key: Key) -> tuple[int, ...]:
@@ -339,13 +345,7 @@ class NumberSet(Validator):
     def check(self, value, key=(), ctx=None):
         item = Number(self.lo, self.hi)
         if isinstance(value, list | tuple):
-            if not value:
-                raise ParamError(f"is an empty list: expected {self.describe()}", key)
-            if len(value) > self.most:
-                raise ParamError(f"lists {len(value)} values: at most {self.most}", key)
-            values = [item.check(v, (*key, i)) for i, v in enumerate(value)]
-            _no_repeats(values, key)
-            return tuple(sorted(values))
+            return _sorted_set(self, item, value, key)
         return (item.check(value, key),)
 
     def parse(self, text, key=(), ctx=None):
