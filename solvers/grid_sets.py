@@ -41,25 +41,29 @@ __all__ = [
 class GridSet:
     """One problem's grids: how its set table and its batches name and spell them.
 
-    ``noun`` names an instance in messages (``board``); ``id_name`` and ``grid_name`` are the
-    columns of its id and grid; ``chars`` spells code ``i + base`` as ``chars[i]``, the codes
-    held as ``dtype``; ``alphabet`` says which characters a grid may hold (for messages);
-    ``pad`` is 0 for a character per cell, 1 per point; ``size_rule`` says what a shape
-    needs, ``length_rule`` (a format string of ``n`` found, ``r``, ``c`` and ``e`` expected)
-    what a grid of the wrong length is.  The ``extra`` columns a set table is built with stand
-    between ``cols`` and the grid.
+    ``noun`` names an instance in messages (``board``) and its id column (``board_id``);
+    ``grid_name`` is the column of its grid; ``chars`` spells code ``i + base`` as
+    ``chars[i]``, the codes held as ``dtype``; ``alphabet`` says which characters a grid may
+    hold (for messages); ``pad`` is 0 for a character per cell, 1 per point; ``size_rule``
+    says what a shape needs, ``length_rule`` (a format string of ``n`` found, ``r``, ``c`` and
+    ``e`` expected) what a grid of the wrong length is.  The ``extra`` columns a set table is
+    built with stand between ``cols`` and the grid.
     """
 
     noun: str
-    id_name: str
     grid_name: str
     chars: str
-    base: int
-    dtype: type
     alphabet: str
-    pad: int
     size_rule: str
     length_rule: str
+    base: int = 0
+    dtype: type = np.uint8
+    pad: int = 0
+
+    @property
+    def id_name(self) -> str:
+        """The id column's name: the noun's, as ``board_id``."""
+        return f"{self.noun}_id"
 
     def id_column(self) -> Column:
         """The id column of the set and result tables."""

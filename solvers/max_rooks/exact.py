@@ -25,6 +25,7 @@ import pyarrow as pa
 from ..contract import Column, Exhaustive, Point, Table, count_arrays, count_columns
 from ..schema import Field, IntegerSet, ParamError, Record
 from .exhaustive import MAX_CELLS, MAX_NARROW, distribution_units, first_rows, oriented
+from .tables import shape_keys
 
 __all__ = [
     "DISTRIBUTION",
@@ -41,8 +42,7 @@ DISTRIBUTION = Table(
     "every wall pattern of a board size: how many have a given number of walls "
     "and a given maximum number of rooks",
     (
-        Column("rows", pa.int32(), "rows of the board", "cells", "key"),
-        Column("cols", pa.int32(), "columns of the board", "cells", "key"),
+        *shape_keys("the board"),
         Column("walls", pa.int32(), "wall cells", "cells", "key"),
         Column("max_rooks", pa.int32(), "the most rooks that can stand unattacked", "rooks", "key"),
         *count_columns("boards", "wall patterns with these walls and this maximum", "boards"),

@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..contract import Column, Table, count_arrays, count_columns
-from .tables import COUNT_STATUS
+from .tables import COUNT_STATUS, shape_keys
 
 __all__ = ["SUMMARY", "STATISTICS", "summarize", "histograms", "statistics"]
 
@@ -36,8 +36,7 @@ SUMMARY = Table(
     "per group of boards (rows, cols, density): histograms of the maximum and, "
     "with counts, of the placement counts (log2 bins)",
     (
-        Column("rows", pa.int32(), "rows of the boards", "cells", "key"),
-        Column("cols", pa.int32(), "columns of the boards", "cells", "key"),
+        *shape_keys("the boards"),
         Column(
             "density",
             pa.float64(),
@@ -110,7 +109,7 @@ def summarize(chunks: Iterable[pa.Table], options: Mapping) -> pa.Table:
     status = pa.array(COUNT_STATUS)
     for chunk in chunks:
         parts = [_binned(chunk, "max_rooks", chunk.column("max_rooks").combine_chunks())]
-        if options.get("counts"):
+        if options["counts"]:
             parts.append(
                 _binned(chunk, "placements_log2", _log2_bins(chunk.column("placements_text")))
             )

@@ -22,6 +22,7 @@ __all__ = [
     "COUNT_STATUS",
     "BOARDS",
     "MAXIMA",
+    "shape_keys",
     "batch_to_table",
     "table_to_batch",
     "result_table",
@@ -33,18 +34,25 @@ COUNT_STATUS = ("counted", "too_wide", "too_large")  # per board, with counts: c
 # the boards to the grid-set kit, which converts and checks them
 GRID = GridSet(
     noun="board",
-    id_name="board_id",
     grid_name="cells",
     chars=CELL_CHARS,
-    base=0,
-    dtype=np.uint8,
     alphabet="'.' (open) and 'X' (wall)",
-    pad=0,
     size_rule="rows and cols must be >= 1",
     length_rule="{n} cells for {r} x {c}",
 )
 
 _ID, _ROWS, _COLS = GRID.key_columns("rows of the board", "columns of the board")
+
+
+def shape_keys(boards: str) -> tuple[Column, Column]:
+    """The ``rows`` and ``cols`` key columns of a table keyed by board size (``boards``: whose
+    size, in the docs)."""
+    return (
+        Column("rows", pa.int32(), f"rows of {boards}", "cells", "key"),
+        Column("cols", pa.int32(), f"columns of {boards}", "cells", "key"),
+    )
+
+
 _DENSITY = Column(
     "density",
     pa.float64(),

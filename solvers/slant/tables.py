@@ -36,7 +36,6 @@ STATUS_NAMES = ("none", "unique", "multiple")
 # the puzzles to the grid-set kit, which converts and checks them
 GRID = GridSet(
     noun="puzzle",
-    id_name="puzzle_id",
     grid_name="clues",
     chars=CLUE_CHARS,
     base=-1,
