@@ -95,7 +95,6 @@ __all__ = [
     "solution_units",
     "solutions_cost",
     "solutions_table",
-    "warm_up",
     "crosscheck",
     "CROSSCHECK_MAX_N",
     "SOLUTIONS_CROSSCHECK_MAX_N",
@@ -638,12 +637,6 @@ def _warm_solutions() -> None:
 # the row search of prefixes() and count() is not warmed: no task runs it (crosscheck does,
 # in the process that verifies)
 WARM_STEPS = (_warm_total, _warm_units, _warm_solutions)
-
-
-def warm_up() -> None:
-    """Load every kernel from numba's cache (or compile it) by running small cases."""
-    for step in WARM_STEPS:
-        step()
 
 
 PROBLEM = CountProblem(

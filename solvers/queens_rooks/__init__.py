@@ -82,7 +82,6 @@ __all__ = [
     "unit_plan",
     "unit_prefixes",
     "count_units",
-    "warm_up",
     "crosscheck",
 ]
 
@@ -564,12 +563,6 @@ def _warm_units() -> None:
 
 # the row search of row(), placements() and count() is not warmed: no task runs it
 WARM_STEPS = (_warm_units,)
-
-
-def warm_up() -> None:
-    """Load the kernels of the work units: compiles them, or loads them from numba's cache."""
-    for step in WARM_STEPS:
-        step()
 
 
 PROBLEM = CountProblem(

@@ -375,7 +375,7 @@ def test_binomial_combination_is_exact_past_64_bits():
 
 
 def test_cost_estimates_follow_the_strategy():
-    qr.warm_up()
+    qr.PROBLEM.warm_up()
     assert qr.cost({"n": 30, "queens": [0]}) == 0.0
     whole = qr.cost({"n": 14, "queens": list(range(15))})
     assert 30 < whole < 1000  # measured ~48 s here (~175 s before the bulk tail)
