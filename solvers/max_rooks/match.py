@@ -188,6 +188,26 @@ def hopcroft_karp(nleft, nright, ptr, adj, match_l, match_r, dist, it, queue, st
 
 
 @njit(cache=True, nogil=True)
+def _scratch(most, widest):
+    """The scratch of :func:`build_graph` and :func:`hopcroft_karp` for boards of at most
+    ``most`` cells and ``widest`` columns: (colcur, ptr, adj, ecell, colfirst, match_l,
+    match_r, dist, it, queue, stack), int32."""
+    return (
+        np.empty(widest, np.int32),
+        np.empty(most + 1, np.int32),
+        np.empty(most, np.int32),
+        np.empty(most, np.int32),
+        np.empty(most, np.int32),
+        np.empty(most, np.int32),
+        np.empty(most, np.int32),
+        np.empty(most, np.int32),
+        np.empty(most, np.int32),
+        np.empty(most, np.int32),
+        np.empty(most, np.int32),
+    )
+
+
+@njit(cache=True, nogil=True)
 def match_batch(rows, cols, offsets, cells, out_max, out_nodes, place_offsets, place):
     """Solve every board: maxima, work, and one optimal placement (sorted cell indices)."""
     k = rows.shape[0]
@@ -196,17 +216,10 @@ def match_batch(rows, cols, offsets, cells, out_max, out_nodes, place_offsets, p
     for b in range(k):
         most = max(most, rows[b] * cols[b])
         widest = max(widest, cols[b])
-    colcur = np.empty(widest, np.int32)  # scratch, allocated once for the whole batch
-    ptr = np.empty(most + 1, np.int32)
-    adj = np.empty(most, np.int32)
-    ecell = np.empty(most, np.int32)
-    colfirst = np.empty(most, np.int32)
-    match_l = np.empty(most, np.int32)
-    match_r = np.empty(most, np.int32)
-    dist = np.empty(most, np.int32)
-    it = np.empty(most, np.int32)
-    queue = np.empty(most, np.int32)
-    stack = np.empty(most, np.int32)
+    # scratch, allocated once for the whole batch
+    colcur, ptr, adj, ecell, colfirst, match_l, match_r, dist, it, queue, stack = _scratch(
+        most, widest
+    )
     p = 0
     place_offsets[0] = 0
     for b in range(k):
@@ -229,18 +242,9 @@ def match_batch(rows, cols, offsets, cells, out_max, out_nodes, place_offsets, p
 @njit(cache=True, nogil=True)
 def cover_segments(cells, r, c):
     """König cover of one board: (first cells of covered row segments, of column segments)."""
-    n = max(r * c, 1)
-    colcur = np.empty(max(c, 1), np.int32)
-    ptr = np.empty(n + 1, np.int32)
-    adj = np.empty(n, np.int32)
-    ecell = np.empty(n, np.int32)
-    colfirst = np.empty(n, np.int32)
-    match_l = np.empty(n, np.int32)
-    match_r = np.empty(n, np.int32)
-    dist = np.empty(n, np.int32)
-    it = np.empty(n, np.int32)
-    queue = np.empty(n, np.int32)
-    stack = np.empty(n, np.int32)
+    colcur, ptr, adj, ecell, colfirst, match_l, match_r, dist, it, queue, stack = _scratch(
+        max(r * c, 1), max(c, 1)
+    )
     nleft, nright, _ = build_graph(cells, 0, r, c, colcur, ptr, adj, ecell, colfirst)
     hopcroft_karp(nleft, nright, ptr, adj, match_l, match_r, dist, it, queue, stack)
     reached = np.zeros(max(nright, 1), np.bool_)
