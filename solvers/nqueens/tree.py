@@ -97,21 +97,15 @@ def select(n, depth, wanted, cap, out):
     z = np.int64(0)
     for c0 in top_choices(n):
         cols[0] = c0
-        if depth == 1:
-            if walked == nxt:
-                kept, nxt = take(cols, depth, wanted, kept, out)
-            walked += 1
-            if walked > cap:
-                return walked, kept
-            continue
         corner = c0 == 0
         bit0 = np.int64(1) << c0
-        first = 2 if corner else c0  # a corner's row 1 ranges over b1 = 2..n-2
-        last = n - 2 if corner else c0
+        # a corner's row 1 ranges over b1 = 2..n-2 (below depth 1: one path, b1 unused)
+        first = 2 if corner and depth > 1 else c0
+        last = n - 2 if corner and depth > 1 else c0
         for b1 in range(first, last + 1):
             ld, cd, rd = place(z, z, z, bit0)
             row = 1
-            if corner:
+            if corner and depth > 1:
                 cols[1] = b1
                 row = 2
                 ld, cd, rd = place(ld, cd, rd, np.int64(1) << b1)
