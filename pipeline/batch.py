@@ -272,7 +272,7 @@ def batch_cluster(kind: str, options: dict, workers: int | None, keys: Path | No
     try:
         if kind == "slurm":
             _test_submit(cluster.job_script())
-        cluster.scale(workers or options.get("workers", 1))
+        cluster.scale(workers or options["workers"])
     except BaseException:
         cluster.close()
         raise

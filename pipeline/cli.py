@@ -623,7 +623,7 @@ def ingest(problem, source, out) -> None:
     if found.seed_format is None:
         raise InputError(f"{problem} has no seed format: its sets are Parquet files already")
     _output_for(out, source)
-    loaded = set_from_text(found, source, {})
+    loaded = set_from_text(found, source, found.options.check({}, ()))  # default options
     _write_table([loaded.table], found.instances.table.schema(), out)
     log(f"{loaded.rows} {found.instances.key} -> {out}")
 

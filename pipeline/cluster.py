@@ -360,7 +360,7 @@ def open_client(
         if kind in ("address", "scheduler-file"):
             _wait_for_a_worker(client, options["timeout"])
         if kind in BATCH_KINDS:
-            wanted = workers or options.get("workers", 1)
+            wanted = workers or options["workers"]
             wait_for_batch_workers(
                 kind,
                 client,

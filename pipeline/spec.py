@@ -147,7 +147,8 @@ _CONNECT_TIMEOUT = Field(
 _BATCH = {  # the keys every batch system takes (dask-jobqueue's own, and boardsweep's)
     "workers": Field(
         Integer(1, 100_000),
-        doc="worker jobs to submit, one Dask worker each (`--workers` overrides it); 1 unless set",
+        default=1,
+        doc="worker jobs to submit, one Dask worker each (`--workers` overrides it)",
     ),
     "cores": Field(
         Integer(1, 1024),
@@ -561,7 +562,7 @@ def given_job(
     """A job of a set handed over whole, as a table (``judge``'s stdin, the Python API's
     instances): its options checked as a job's are, its rows checked, costed and keyed by
     ``digest`` as a file's set is (:func:`make_job`'s path for ``{ingest: FILE}``)."""
-    checked = problem.options.check(options, ()) if options else {}
+    checked = problem.options.check(options or {}, ())
     source = set_from_table(problem, table, origin, digest, checked)
     return Job(name, problem, {**checked, problem.instances.key: (GIVEN, None)}, source=source)
 

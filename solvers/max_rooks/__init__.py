@@ -414,7 +414,7 @@ def _check_options(options: dict, key: tuple) -> dict:
 def _memory(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
     """Peak bytes to generate and solve each board (a bound, not a measurement)."""
     cells = np.asarray(columns["rows"], np.float64) * np.asarray(columns["cols"], np.float64)
-    counting = count_words(options) * 16 if options.get("counts") else 0
+    counting = count_words(options) * 16 if options["counts"] else 0
     return BYTES_PER_CELL * cells + counting
 
 
@@ -423,8 +423,8 @@ def _costs(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
     reaches its memory cap and gets that as its status, so no estimate is unbounded."""
     rows = np.asarray(columns["rows"], dtype=np.int64)
     cols = np.asarray(columns["cols"], dtype=np.int64)
-    cost = instance_seconds(rows, cols, bool(options.get("counts")))
-    if options.get("counts"):
+    cost = instance_seconds(rows, cols, options["counts"])
+    if options["counts"]:
         cost = np.minimum(cost, instance_seconds(rows, cols, False) + COUNT_SECONDS_CAP)
     return cost
 
@@ -471,7 +471,7 @@ def _solve_rows(boards: pa.Table, options: Mapping) -> pa.Table:
     """The ``maxima`` rows of a slice of a ``boards`` set."""
     result = solve_batch(
         table_to_batch(boards),
-        counts=bool(options.get("counts", False)),
+        counts=options["counts"],
         count_words=count_words(options),
     )
     return result_table(boards, result)
@@ -525,7 +525,7 @@ def _by_dfs(boards: pa.Table, options: Mapping) -> pa.Table | None:
         "placement_offsets": np.zeros(k + 1, np.int64),
         "placement": np.zeros(0, np.int32),
     }
-    if options.get("counts"):
+    if options["counts"]:
         for name in ("max_placements", "placements"):
             values = np.empty(k, dtype=object)
             values[:] = [getattr(f, name) for f in found]
@@ -547,7 +547,7 @@ def crosscheck(point: Point, lo: int, hi: int, published: pa.Table) -> Crosschec
     :data:`CROSSCHECK_MAX_BOARDS`."""
     if "generate" not in point.params or point.table not in (MAXIMA.name, SUMMARY.name):
         return None
-    options = point.params.get("options", {})
+    options = point.params["options"]
     if point.table == SUMMARY.name and (
         (lo, hi) != (0, point.units) or hi - lo > CROSSCHECK_MAX_BOARDS
     ):
