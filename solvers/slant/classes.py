@@ -37,6 +37,7 @@ from .state import (
     _NP,
     _NSQ,
     _NTR,
+    _enqueue,
     _fail,
     _force,
     _walled,
@@ -58,10 +59,8 @@ _DOWN = _GT | _LT
 @njit(cache=True, nogil=True, inline="always")
 def _push_count(ws, st, p):
     """Queue clued point ``p`` for counting with classes while it has two undecided cells."""
-    if ws.clue[p] >= 0 and ws.free[p] >= 2 and ws.incq[p] == 0:
-        ws.incq[p] = 1
-        ws.cq[st[_NCQ]] = p
-        st[_NCQ] += 1
+    if ws.clue[p] >= 0 and ws.free[p] >= 2:
+        _enqueue(ws.incq, ws.cq, st, _NCQ, p)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -80,10 +79,7 @@ def _rule_out(ws, st, i, bits):
     b = ws.shapes[i]
     if b & bits:
         ws.shapes[i] = b & ~bits
-        if ws.insq[i] == 0:
-            ws.insq[i] = 1
-            ws.sq[st[_NSQ]] = i
-            st[_NSQ] += 1
+        _enqueue(ws.insq, ws.sq, st, _NSQ, i)
 
 
 @njit(cache=True, nogil=True)

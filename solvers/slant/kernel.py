@@ -61,6 +61,7 @@ from .state import (
     _ST,
     _WIT,
     _ZERO,
+    _enqueue,
     _fail,
     as_workspace,
     assign,
@@ -91,10 +92,8 @@ LEARN_CELLS = 16  # the batch solver learns clauses once the root leaves this ma
 
 @njit(cache=True, nogil=True)
 def _push_probe(ws, st, i):
-    if ws.inpq[i] == 0 and ws.cell[i] < 0:
-        ws.inpq[i] = 1
-        ws.pq[st[_NPQ]] = i
-        st[_NPQ] += 1
+    if ws.cell[i] < 0:
+        _enqueue(ws.inpq, ws.pq, st, _NPQ, i)
 
 
 @njit(cache=True, nogil=True)

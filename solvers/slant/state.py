@@ -302,6 +302,16 @@ def _force(ws, st, i, v):
     return True
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _enqueue(marks, queue, st, slot, i):
+    """Append ``i`` to ``queue`` (its length in ``st[slot]``) and mark it in ``marks``, unless
+    it is marked: waits there already."""
+    if marks[i] == 0:
+        marks[i] = 1
+        queue[st[slot]] = i
+        st[slot] += 1
+
+
 @njit(cache=True, nogil=True)
 def _push_point(ws, st, p):
     """Queue clued point ``p`` after a change around it: for rule 2 where it now forces or
@@ -313,10 +323,7 @@ def _push_point(ws, st, p):
     t = ws.touch[p]
     u = ws.free[p]
     if t > k or t + u < k or (u > 0 and (t == k or t + u == k)):
-        if ws.inq[p] == 0:
-            ws.inq[p] = 1
-            ws.queue[st[_NQ]] = p
-            st[_NQ] += 1
+        _enqueue(ws.inq, ws.queue, st, _NQ, p)
     elif u >= 2:
         _push_pair(ws, st, p)
 
@@ -324,10 +331,7 @@ def _push_point(ws, st, p):
 @njit(cache=True, nogil=True)
 def _push_pair(ws, st, p):
     """Queue point ``p`` for rule 3 unless it waits there already."""
-    if ws.inpair[p] == 0:
-        ws.inpair[p] = 1
-        ws.pairq[st[_NPAIR]] = p
-        st[_NPAIR] += 1
+    _enqueue(ws.inpair, ws.pairq, st, _NPAIR, p)
 
 
 @njit(cache=True, nogil=True)
