@@ -3,9 +3,10 @@
     python benchmarks/slant_ab.py HEAD~1 work --sets 5e 50h 100 --rounds 5
     python benchmarks/slant_ab.py HEAD work --sets 100 --each
 
-Each side is ``solvers/slant/{kernel,state,clock,classes,learning}.py`` and the kits they use
-(``solvers/{fields,members}.py``) as of a revision (``work``: as in the working tree), copied
-into a scratch package and compiled there, so two versions run in one process. Every round
+Each side is ``solvers/slant/{kernel,state,clock,classes,learning,tatham}.py`` and the kits
+they use (``solvers/{fields,members}.py``) as of a revision (``work``: as in the working
+tree), copied into a scratch package and compiled there, so two versions run in one process.
+Every round
 times one :func:`solve_range` call over the whole set per side (CPU seconds per puzzle), the
 sides in turn, their order reversed every other round; the table gives each side's median, its
 ratio to the first side's, the median of its per-round ratios to the first side (*paired*: both
@@ -45,9 +46,9 @@ from slant_tatham import to_batch
 from boardsweep.solvers import slant
 
 TIMED = ("boardsweep.solvers.slant",)
-FILES = ("kernel.py", "state.py", "clock.py", "classes.py", "learning.py")  # solvers/slant/
+FILES = ("kernel.py", "state.py", "clock.py", "classes.py", "learning.py", "tatham.py")
 KITS = ("fields.py", "members.py")  # solvers/ (in solvers/slant/ before they became kits)
-LATER = ("classes.py", "learning.py", *KITS)  # files a revision before their commits lacks
+LATER = ("classes.py", "learning.py", "tatham.py", *KITS)  # files older revisions lack
 
 
 def _source(rev: str, path: str) -> str | None:

@@ -2,8 +2,8 @@
 
 Notation and workspace: :mod:`solvers.slant.state`.  These rules are Simon Tatham's "hard"
 deductions (the ones his Hard puzzles need; :mod:`solvers.slant.levels` states them and
-grades by them), written here again on the search's own state so that the root can apply
-them before it probes: a puzzle they settle needs no trial at all, and probing, which finds
+grades by them), written once in :mod:`.tatham` for both engines and applied here on the
+search's own state, so that the root can apply them before it probes: a puzzle they settle needs no trial at all, and probing, which finds
 the same facts one trial at a time, was most of a large Hard puzzle's time (figures:
 ``benchmarks/slant_tatham.py`` on the speed page, docs/speed.md).  They run at
 the root only, where nothing is ever undone, so their classes and shapes need no trail;
@@ -44,16 +44,22 @@ from .state import (
     count_exits,
     propagate,
 )
+from .tatham import (
+    ACROSS,
+    DOWN,
+    FAIL,
+    JOIN,
+    MISS,
+    TOUCH,
+    across_two,
+    clue_shapes,
+    count_at,
+    lost_by,
+    open_ring,
+    ring,
+)
 
 __all__ = ["settle"]
-
-# shape bits of a cell's pair with its right neighbour (V, CARET) and the one below (GT, LT)
-_V = 1  # left '\', right '/'
-_CARET = 2  # left '/', right '\'
-_GT = 4  # top '\', bottom '/'
-_LT = 8  # top '/', bottom '\'
-_ACROSS = _V | _CARET
-_DOWN = _GT | _LT
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -143,14 +149,15 @@ def _decided(ws, st, R, C, i):
     tl = ws.tl[i]
     r = tl - i  # tl = i + r
     c = i - r * C
+    left, right, upper, lower = lost_by(v)  # the shapes this slash contradicts
     if c + 1 < C and ws.cell[i + 1] < 0:
-        _rule_out(ws, st, i, _CARET if v == 1 else _V)
+        _rule_out(ws, st, i, left)
     if c > 0 and ws.cell[i - 1] < 0:
-        _rule_out(ws, st, i - 1, _V if v == 1 else _CARET)
+        _rule_out(ws, st, i - 1, right)
     if r + 1 < R and ws.cell[i + C] < 0:
-        _rule_out(ws, st, i, _LT if v == 1 else _GT)
+        _rule_out(ws, st, i, upper)
     if r > 0 and ws.cell[i - C] < 0:
-        _rule_out(ws, st, i - C, _GT if v == 1 else _LT)
+        _rule_out(ws, st, i - C, lower)
     _push_corners(ws, st, C, tl)
     return True
 
@@ -158,45 +165,36 @@ def _decided(ws, st, R, C, i):
 @njit(cache=True, nogil=True)
 def _shapes_changed(ws, st, R, C, i):
     """Cell ``i``'s pairs lost shapes: a pair with none of its kind left is one class, and
-    an inner 2 at either end of the pair's shared edge passes the loss across.  A pair
-    with both cells decided is skipped: rule 2 at the 2 says all it could."""
+    an inner 2 at either end of the pair's shared edge passes the loss across
+    (:mod:`.tatham`).  A pair with both cells decided is skipped: rule 2 at the 2 says all it
+    could."""
     b = ws.shapes[i]
     r = ws.tl[i] - i
     c = i - r * C
-    W = C + 1
     open_i = ws.cell[i] < 0
     if c + 1 < C and (open_i or ws.cell[i + 1] < 0):
-        if b & _ACROSS == 0 and not _merge(ws, st, C, i, i + 1):
+        if b & ACROSS == 0 and not _merge(ws, st, C, i, i + 1):
             return False
-        gone = ~b & _ACROSS
+        gone = ~b & ACROSS
         if gone:
-            if r > 0 and ws.clue[r * W + c + 1] == 2:
-                _rule_out(ws, st, i - C, gone)
-            if r + 1 < R and ws.clue[(r + 1) * W + c + 1] == 2:
-                _rule_out(ws, st, i + C, gone)
+            _carry(ws, st, R, C, i, False, gone)
     if r + 1 < R and (open_i or ws.cell[i + C] < 0):
-        if b & _DOWN == 0 and not _merge(ws, st, C, i, i + C):
+        if b & DOWN == 0 and not _merge(ws, st, C, i, i + C):
             return False
-        gone = ~b & _DOWN
+        gone = ~b & DOWN
         if gone:
-            if c > 0 and ws.clue[(r + 1) * W + c] == 2:
-                _rule_out(ws, st, i - 1, gone)
-            if c + 1 < C and ws.clue[(r + 1) * W + c + 1] == 2:
-                _rule_out(ws, st, i + 1, gone)
+            _carry(ws, st, R, C, i, True, gone)
     return True
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _undecided(ws, p, d):
-    """Cell ``d`` around point ``p`` if it is undecided, else -1."""
-    x = ws.around[d, p]
-    return x if x >= 0 and ws.cell[x] < 0 else -1
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _joined(ws, a, b):
-    """Whether cells ``a`` and ``b`` are both undecided (>= 0) and in one class."""
-    return a >= 0 and b >= 0 and ws.cls[a] == ws.cls[b]
+def _carry(ws, st, R, C, i, down, gone):
+    """Rule out the shapes ``gone`` of cell ``i``'s pair across the 2s at its shared edge."""
+    t1, t2 = across_two(R, C, ws.clue, i, down)
+    if t1 >= 0:
+        _rule_out(ws, st, t1, gone)
+    if t2 >= 0:
+        _rule_out(ws, st, t2, gone)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -206,50 +204,27 @@ def _force_side(ws, st, x, hit, touch):
 
 
 @njit(cache=True, nogil=True)
-def _count(ws, st, C, p):
-    """Count clued point ``p``'s lines with a pair of its undecided cells in one class (if
-    any): force the other cells when the count allows one way only, put two side-by-side
-    cells in one class when they need one line between them; False on a contradiction."""
+def _count(ws, st, R, C, p):
+    """Rules 1 and 3 at clued point ``p`` (:func:`.tatham.count_at`): force the other cells
+    when the count with a pair of one class allows one way only, put two side-by-side cells in
+    one class when they need one line between them; False on a contradiction."""
     if ws.free[p] < 2:
         return True
-    # the undecided cells around p in ring order (-1: none); n0 and n2 touch it with '\'
-    n0, n1 = _undecided(ws, p, 0), _undecided(ws, p, 1)
-    n2, n3 = _undecided(ws, p, 3), _undecided(ws, p, 2)
-    need = ws.clue[p] - ws.touch[p]
-    free = ws.free[p]
-    pair = True
-    if _joined(ws, n0, n1):
-        n0 = n1 = -1
-    elif _joined(ws, n1, n2):
-        n1 = n2 = -1
-    elif _joined(ws, n2, n3):
-        n2 = n3 = -1
-    elif _joined(ws, n3, n0):
-        n3 = n0 = -1
-    else:
-        pair = False
-    if pair:
-        need -= 1  # the pair touches p once
-        free -= 2
-    if need < 0 or need > free:
+    nw, sw, se, ne = ring(R, C, p)
+    a, b, c, d = open_ring(ws, nw, sw, se, ne)
+    verdict, x, y = count_at(ws, ws.clue[p] - ws.touch[p], ws.free[p], True, a, b, c, d)
+    if verdict == FAIL:
         return False
-    if pair and free > 0 and (need == 0 or need == free):
-        touch = need > 0
+    if verdict == JOIN:
+        return _merge(ws, st, C, x, y)
+    if verdict == TOUCH or verdict == MISS:
+        touch = verdict == TOUCH
         return (
-            _force_side(ws, st, n0, 1, touch)
-            and _force_side(ws, st, n1, 0, touch)
-            and _force_side(ws, st, n2, 1, touch)
-            and _force_side(ws, st, n3, 0, touch)
+            _force_side(ws, st, a if a != x and a != y else -1, 1, touch)
+            and _force_side(ws, st, b if b != x and b != y else -1, 0, touch)
+            and _force_side(ws, st, c if c != x and c != y else -1, 1, touch)
+            and _force_side(ws, st, d if d != x and d != y else -1, 0, touch)
         )
-    if free == 2 and need == 1:
-        if n0 >= 0 and n1 >= 0:
-            return _merge(ws, st, C, n0, n1)
-        if n1 >= 0 and n2 >= 0:
-            return _merge(ws, st, C, n1, n2)
-        if n2 >= 0 and n3 >= 0:
-            return _merge(ws, st, C, n2, n3)
-        if n3 >= 0 and n0 >= 0:
-            return _merge(ws, st, C, n3, n0)
     return True
 
 
@@ -265,7 +240,7 @@ def _start(ws, st, R, C):
             ws.csize[i] = 1
             ws.cval[i] = -1
             ws.insq[i] = 0
-            ws.shapes[i] = (_ACROSS if c < C - 1 else 0) | (_DOWN if r < R - 1 else 0)
+            ws.shapes[i] = (ACROSS if c < C - 1 else 0) | (DOWN if r < R - 1 else 0)
             i += 1
     st[_NSQ] = 0
     st[_NCQ] = 0
@@ -277,15 +252,12 @@ def _start(ws, st, R, C):
     for y in range(1, R):
         for x in range(1, C):
             k = ws.clue[y * W + x]
-            nw = (y - 1) * C + x - 1  # the cell NW of the point
-            if k == 1:  # nothing may touch it twice from one pair
-                _rule_out(ws, st, nw, _V | _GT)
-                _rule_out(ws, st, nw + C, _CARET)
-                _rule_out(ws, st, nw + 1, _LT)
-            elif k == 3:  # nor miss it twice
-                _rule_out(ws, st, nw, _CARET | _LT)
-                _rule_out(ws, st, nw + C, _V)
-                _rule_out(ws, st, nw + 1, _GT)
+            if k == 1 or k == 3:  # no shape points at a 1, none away from a 3
+                nw = (y - 1) * C + x - 1  # the cell NW of the point; SW and NE follow
+                at_nw, at_sw, at_ne = clue_shapes(k)
+                _rule_out(ws, st, nw, at_nw)
+                _rule_out(ws, st, nw + C, at_sw)
+                _rule_out(ws, st, nw + 1, at_ne)
 
 
 @njit(cache=True, nogil=True)
@@ -321,7 +293,7 @@ def settle(ws, st, R, C):
             st[_NCQ] -= 1
             p = ws.cq[st[_NCQ]]
             ws.incq[p] = 0
-            ok = _count(ws, st, C, p)
+            ok = _count(ws, st, R, C, p)
         else:
             return True
         if not ok:

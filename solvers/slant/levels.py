@@ -9,12 +9,10 @@ his own grader by ``benchmarks/slant_grades.py``.
 
 Notation as in :mod:`solvers.slant.state`: cells ``i = r * C + c``, points ``p = y * W + x``
 with ``W = C + 1``; a slash is ``0`` for ``/`` (joins TR and BL), ``1`` for ``\\`` (joins TL
-and BR), ``-1`` undecided.  Around point ``p`` the cells in the cyclic order NW, SW, SE, NE
-touch it with ``\\``, ``/``, ``\\``, ``/``.  (The root's class rules,
-:mod:`solvers.slant.classes`, go round the other way.  Rule 3 below takes the first pair of
-one class it meets, so the order decides which pair counts when there are two: going round
-clockwise here changes some of the hard puzzles the generator makes, which is why the
-order stays as the generated sets were made.)
+and BR), ``-1`` undecided.  Around point ``p`` the cells in Tatham's order NW, SW, SE, NE
+touch it with ``\\``, ``/``, ``\\``, ``/``.  Rules 3 and 5 are written once, in
+:mod:`.tatham`, for this engine and for the root of the search (:mod:`.classes`); this
+module applies them with its own rings.
 
 *Easy* deductions:
 
@@ -65,6 +63,20 @@ from numba import njit
 
 from ..fields import define
 from ..members import join
+from .tatham import (
+    ACROSS,
+    DOWN,
+    FAIL,
+    JOIN,
+    MISS,
+    TOUCH,
+    across_two,
+    clue_shapes,
+    count_at,
+    lost_by,
+    open_ring,
+    ring,
+)
 
 __all__ = [
     "EASY",
@@ -89,12 +101,10 @@ GRADES = ("easy", "hard", "impossible", "harder")
 # deduce() answers
 _NONE, _SOLVED, _STALLED = 0, 1, 2
 
-# v-shape bits of a cell's pair with the cell to its right (H) and the one below it (V).
-# These and the rings' ends stay Python ints on purpose: passed to the jitted
-# helpers they are typed as literals and numba compiles a specialised copy for each, which
-# an A/B of deduce found faster than one int64 copy (unlike the constants of .state)
-_V, _CARET, _GT, _LT = 1, 2, 4, 8
-_H_BITS, _V_BITS = _V | _CARET, _GT | _LT
+# The shape bits (V, CARET, GT, LT) are :mod:`.tatham`'s.  They and the rings' ends stay Python
+# ints on purpose: passed to the jitted helpers they are typed as literals and numba compiles
+# a specialised copy for each, which an A/B of deduce found faster than one int64 copy
+# (unlike the constants of .state)
 
 
 # the engine's fields (int32, one entry per point or per cell), named as in :mod:`.state`
@@ -120,8 +130,6 @@ Levels = define(
         "incellq": (15, 1),  # per cell: 1 while on ``cellq``
         "sq": (16, 1),  # ring of cells whose pairs lost a shape
         "insq": (17, 1),  # per cell: 1 while on ``sq``
-        "near": (18, 1),  # 4 entries: the cells around the point being checked
-        "near_slash": (19, 1),  # 4 entries: the slash with which each of them touches it
     },
     dtype=np.int32,
 )
@@ -303,17 +311,15 @@ def _assign(ws, ends, R, C, clues, hard, i, v):
     elif ws.cval[lc] != v:
         return False
     c = i - r * C
-    # shapes this slash contradicts: as the left cell '\' rules out '^', '/' rules out 'v';
-    # as the right cell the reverse; as the upper cell '\' rules out '<', '/' '>'; as the
-    # lower cell the reverse
+    left, right, upper, lower = lost_by(v)  # the shapes this slash contradicts
     if c + 1 < C:
-        _rule_out(ws, ends, i, _CARET if v == 1 else _V)
+        _rule_out(ws, ends, i, left)
     if c > 0:
-        _rule_out(ws, ends, i - 1, _V if v == 1 else _CARET)
+        _rule_out(ws, ends, i - 1, right)
     if r + 1 < R:
-        _rule_out(ws, ends, i, _LT if v == 1 else _GT)
+        _rule_out(ws, ends, i, upper)
     if r > 0:
-        _rule_out(ws, ends, i - C, _GT if v == 1 else _LT)
+        _rule_out(ws, ends, i - C, lower)
     return True
 
 
@@ -322,59 +328,32 @@ def _assign(ws, ends, R, C, clues, hard, i, v):
 
 @njit(cache=True, nogil=True)
 def _check_point(ws, ends, R, C, clues, hard, p):
-    """Rules 1 and 3 at clue point ``p``; False on a contradiction."""
-    W = C + 1
-    y = p // W
-    x = p - y * W
-    n = 0
-    if x > 0 and y > 0:
-        ws.near[n], ws.near_slash[n] = (y - 1) * C + x - 1, 1  # NW
-        n += 1
-    if x > 0 and y < R:
-        ws.near[n], ws.near_slash[n] = y * C + x - 1, 0  # SW
-        n += 1
-    if x < C and y < R:
-        ws.near[n], ws.near_slash[n] = y * C + x, 1  # SE
-        n += 1
-    if x < C and y > 0:
-        ws.near[n], ws.near_slash[n] = (y - 1) * C + x, 0  # NE
-        n += 1
+    """Rules 1 and 3 at clue point ``p`` (:func:`.tatham.count_at`); False on a contradiction."""
+    around = ring(R, C, p)
     need = clues[p]
     free = 0
-    for k in range(n):
-        v = ws.cell[ws.near[k]]
-        if v < 0:
-            free += 1
-        elif v == ws.near_slash[k]:
-            need -= 1
-    m1 = m2 = -1
-    if hard and free >= 2:
-        # the first pair of adjacent undecided cells in one class, starting with (last, first)
-        for k in range(n):
-            a, b = ws.near[(k + n - 1) % n], ws.near[k]
-            if a != b and ws.cell[a] < 0 and ws.cell[b] < 0 and ws.cls[a] == ws.cls[b]:
-                m1, m2 = a, b
+    for k in range(4):
+        j = around[k]
+        if j >= 0:
+            v = ws.cell[j]
+            if v < 0:
+                free += 1
+            elif v == 1 - k % 2:  # ring position k touches the point with 1 - k % 2
                 need -= 1
-                free -= 2
-                break
-    if need < 0 or need > free:
+    a, b, c, d = open_ring(ws, around[0], around[1], around[2], around[3])
+    verdict, x, y = count_at(ws, need, free, hard, a, b, c, d)
+    if verdict == FAIL:
         return False
-    if free > 0 and (need == 0 or need == free):
-        for k in range(n):
-            j = ws.near[k]
-            if ws.cell[j] < 0 and j != m1 and j != m2:
-                t = ws.near_slash[k]
-                if not _assign(ws, ends, R, C, clues, hard, j, t if need else 1 - t):
+    if verdict == JOIN:
+        return _merge_classes(ws, ends, C, clues, x, y)
+    if verdict == TOUCH or verdict == MISS:
+        opened = (a, b, c, d)
+        for k in range(4):
+            j = opened[k]
+            if j >= 0 and j != x and j != y:
+                t = 1 - k % 2 if verdict == TOUCH else k % 2
+                if not _assign(ws, ends, R, C, clues, hard, j, t):
                     return False
-    elif hard and free == 2 and need == 1:
-        first = -1
-        for k in range(n):
-            j = ws.near[k]
-            if ws.cell[j] < 0 and j != m1 and j != m2:
-                if first < 0:
-                    first = k
-                elif k == first + 1 or (first == 0 and k == 3):
-                    return _merge_classes(ws, ends, C, clues, ws.near[first], j)
     return True
 
 
@@ -412,31 +391,34 @@ def _check_cell(ws, ends, R, C, clues, hard, i):
 
 @njit(cache=True, nogil=True)
 def _check_pair(ws, ends, R, C, clues, i):
-    """Rule 5 at cell ``i``'s pairs: equal cells, and shapes carried across a 2; False on a
-    contradiction."""
-    W = C + 1
+    """Rule 5 at cell ``i``'s pairs: equal cells, and shapes carried across a 2 (:mod:`.tatham`);
+    False on a contradiction."""
     r = i // C
     c = i - r * C
     bits = ws.shapes[i]
     if c + 1 < C:
-        gone = ~bits & _H_BITS
-        if gone == _H_BITS and not _merge_classes(ws, ends, C, clues, i, i + 1):
+        gone = ~bits & ACROSS
+        if gone == ACROSS and not _merge_classes(ws, ends, C, clues, i, i + 1):
             return False
         if gone:
-            if r > 0 and clues[r * W + c + 1] == 2:
-                _rule_out(ws, ends, i - C, gone)
-            if r + 1 < R and clues[(r + 1) * W + c + 1] == 2:
-                _rule_out(ws, ends, i + C, gone)
+            _carry(ws, ends, R, C, clues, i, False, gone)
     if r + 1 < R:
-        gone = ~bits & _V_BITS
-        if gone == _V_BITS and not _merge_classes(ws, ends, C, clues, i, i + C):
+        gone = ~bits & DOWN
+        if gone == DOWN and not _merge_classes(ws, ends, C, clues, i, i + C):
             return False
         if gone:
-            if c > 0 and clues[(r + 1) * W + c] == 2:
-                _rule_out(ws, ends, i - 1, gone)
-            if c + 1 < C and clues[(r + 1) * W + c + 1] == 2:
-                _rule_out(ws, ends, i + 1, gone)
+            _carry(ws, ends, R, C, clues, i, True, gone)
     return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _carry(ws, ends, R, C, clues, i, down, gone):
+    """Rule out the shapes ``gone`` of cell ``i``'s pair across the 2s at its shared edge."""
+    t1, t2 = across_two(R, C, clues, i, down)
+    if t1 >= 0:
+        _rule_out(ws, ends, t1, gone)
+    if t2 >= 0:
+        _rule_out(ws, ends, t2, gone)
 
 
 # ------------------------------------------------------------------------------- engine
@@ -468,7 +450,7 @@ def _reset(ws, ends, R, C, clues, hard):
         ws.cnext[i] = i
         ws.csize[i] = 1
         ws.cval[i] = -1
-        ws.shapes[i] = _H_BITS | _V_BITS
+        ws.shapes[i] = ACROSS | DOWN
         ws.incellq[i] = 0
         ws.insq[i] = 0
         _push(ws.cellq, ws.incellq, ends, _CQ_END, ws.width, i)
@@ -477,15 +459,12 @@ def _reset(ws, ends, R, C, clues, hard):
     for y in range(1, R):
         for x in range(1, C):
             k = clues[y * W + x]
-            nw, sw, ne = (y - 1) * C + x - 1, y * C + x - 1, (y - 1) * C + x
-            if k == 1:  # no shape points at it
-                _rule_out(ws, ends, nw, _V | _GT)
-                _rule_out(ws, ends, sw, _CARET)
-                _rule_out(ws, ends, ne, _LT)
-            elif k == 3:  # no shape points away from it
-                _rule_out(ws, ends, nw, _CARET | _LT)
-                _rule_out(ws, ends, sw, _V)
-                _rule_out(ws, ends, ne, _GT)
+            if k == 1 or k == 3:  # no shape points at a 1, none away from a 3
+                nw, sw, ne = (y - 1) * C + x - 1, y * C + x - 1, (y - 1) * C + x
+                at_nw, at_sw, at_ne = clue_shapes(k)
+                _rule_out(ws, ends, nw, at_nw)
+                _rule_out(ws, ends, sw, at_sw)
+                _rule_out(ws, ends, ne, at_ne)
 
 
 @njit(cache=True, nogil=True)
