@@ -89,6 +89,9 @@ CHECK = 128  # default nodes a check may take before it is put off (doubled each
 FIND_ROUND = 16  # checks put off before the budget doubles, while no solution is known
 LEARN_CELLS = 16  # the batch solver learns clauses once the root leaves this many open cells
 
+# search's states, named as Knuth's DLX names its steps (see :func:`search`)
+_STEP, _ROOT, _NEXT, _CHECK, _COUNT = 0, 1, 2, 3, 4
+
 
 @njit(cache=True, nogil=True)
 def _push_probe(ws, st, i):
@@ -386,7 +389,15 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes, lea
        solution).  The failure weights persist from check to check, so a check put off
        comes back to a search that starts where the puzzle is hard.
 
-    Invariant at the top of the loop: the state is the closure under the rules, plus what
+    The loop runs as named states: ``_STEP`` applies the step ``i = v`` (the root's closure
+    first) and goes on to ``_ROOT`` where the step changed the root state (the first, and a
+    refuted check's other value), else to ``_NEXT``; ``_ROOT`` ends the search or labels the
+    groups and goes to ``_CHECK``; ``_NEXT`` (inside a check) takes a decision, records a
+    solution, puts the check off or backs up to the deepest decision left to flip (a check
+    refuted: its cell takes the other value at the root); ``_CHECK`` starts the next check;
+    ``_COUNT`` counts the node of every step before ``_STEP`` applies it.
+
+    Invariant at ``_STEP``'s end: the state is the closure under the rules, plus what
     probing found, of the clues, the root facts and the decisions on the stack, and ``ok``
     says whether it is free of contradictions.  The check is the bottom entry of the stack;
     entries in state 1 are not tried the other way.  Returns ``(solutions, nodes)`` with
@@ -404,20 +415,23 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes, lea
     budget = check
     put_off = 0  # checks put off in this round
     check_start = 0
-    root = True  # the coming step changes the root state
-    want_check = False
     i = _NONE
     v = np.int64(0)
     v_check = np.int64(0)  # the value the check at the bottom of the stack tries
     hot = _NONE  # the group of the last failure in this check
+    ok = True
+    state = _STEP
+    after = _ROOT  # the state the coming step leads to: _ROOT while it changes the root
     while True:
-        group = -2 if sweep else (ws.group[i] if i >= 0 else -1)
-        ok = _step(ws, st, R, C, i, v, group)
-        if not ok and i >= 0:
-            hot = ws.group[st[_WIT] if st[_WIT] >= 0 else i]
-        sweep = False
-        if root:
-            root = False
+        if state == _STEP:  # apply i = v (the root's closure while i < 0)
+            group = -2 if sweep else (ws.group[i] if i >= 0 else -1)
+            ok = _step(ws, st, R, C, i, v, group)
+            if not ok and i >= 0:
+                hot = ws.group[st[_WIT] if st[_WIT] >= 0 else i]
+            sweep = False
+            state = after
+            after = _NEXT
+        elif state == _ROOT:  # the root state changed: done, or label it and start checking
             if not ok:
                 return nsol, nodes  # the clues contradict each other
             if nodes == 1 and st[_NTR] == R * C:
@@ -433,19 +447,19 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes, lea
                         phase[j] = 0 if ws.imp[0, j] < ws.imp[1, j] else 1
                 if 0 <= learn <= st[_NCAND]:
                     return solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes)
-            want_check = True
-        # pick the next step: a decision, a second branch, a root fact or a check
-        while not want_check:
+            state = _CHECK
+        elif state == _NEXT:  # inside a check: decide, found a solution, put off or back up
+            state = _COUNT
             if ok:
                 i = _choose(ws, st, R, C, ws.group[dcell[depth - 1]], hot, _NONE)
-                if i >= 0:
+                if i >= 0:  # a decision
                     dmark[depth] = st[_NTR]
                     dcell[depth] = i
                     dstate[depth] = 0
                     v = sol[i] if nsol == 1 else phase[i]
                     dval[depth] = v
                     depth += 1
-                    break
+                    continue
                 nsol += 1  # a solution
                 if nsol == 1:
                     for k in range(R * C):
@@ -457,14 +471,14 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes, lea
                 rnd += 1
                 budget = check
                 put_off = 0
-                want_check = True
+                state = _CHECK
                 continue
             if nodes - check_start > budget:
                 _retreat(ws, st, R, C, dmark[0], nsol == 0)  # put the check off
                 depth = 0
                 ws.skip[dcell[0]] = rnd
                 put_off += 1
-                want_check = True
+                state = _CHECK
                 continue
             # backjump: while the failure's witness fails both ways without the last
             # decision too, that decision (either value) is not to blame: drop it
@@ -480,16 +494,14 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes, lea
                 _retreat(ws, st, R, C, dmark[0], nsol == 0)
                 i = dcell[0]
                 v = 1 - v_check
-                root = True
-                break
-            d = depth - 1
+                after = _ROOT
+                continue
+            d = depth - 1  # the deepest decision not yet tried both ways: its other value
             _retreat(ws, st, R, C, dmark[d], nsol == 0)
             dstate[d] = 1
             i = dcell[d]
             v = 1 - dval[d]
-            break
-        if want_check:
-            want_check = False
+        elif state == _CHECK:  # start the next check
             # a round ends when every cell had its check, or (no solution known yet) after
             # FIND_ROUND checks put off: then no refutation costs more than a few rounds
             i = _NONE
@@ -515,9 +527,12 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes, lea
             v_check = v
             hot = _NONE
             check_start = nodes
-        nodes += 1
-        if nodes > max_nodes > 0:
-            return -1, nodes  # over budget: undecided
+            state = _COUNT
+        else:  # _COUNT: one more node, within the budget
+            nodes += 1
+            if nodes > max_nodes > 0:
+                return -1, nodes  # over budget: undecided
+            state = _STEP
 
 
 @njit(cache=True, nogil=True)
