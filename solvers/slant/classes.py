@@ -3,9 +3,10 @@
 Notation and workspace: :mod:`solvers.slant.state`.  These rules are Simon Tatham's "hard"
 deductions (the ones his Hard puzzles need; :mod:`solvers.slant.levels` states them and
 grades by them), written once in :mod:`.tatham` for both engines and applied here on the
-search's own state, so that the root can apply them before it probes: a puzzle they settle needs no trial at all, and probing, which finds
-the same facts one trial at a time, was most of a large Hard puzzle's time (figures:
-``benchmarks/slant_tatham.py`` on the speed page, docs/speed.md).  They run at
+search's own state, so that the root can apply them before it probes: a puzzle they settle
+needs no trial at all, and probing, which finds the same facts one trial at a time, was most
+of a large Hard puzzle's time (figures: ``benchmarks/slant_tatham.py`` on the speed page,
+docs/speed.md).  They run at
 the root only, where nothing is ever undone, so their classes and shapes need no trail;
 the cells they decide go through :func:`~solvers.slant.state.propagate` like any other.
 
@@ -31,6 +32,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..members import join
+from . import tatham
 from .state import (
     _EXON,
     _NCQ,
@@ -43,20 +45,6 @@ from .state import (
     _walled,
     count_exits,
     propagate,
-)
-from .tatham import (
-    ACROSS,
-    DOWN,
-    FAIL,
-    JOIN,
-    MISS,
-    TOUCH,
-    across_two,
-    clue_shapes,
-    count_at,
-    lost_by,
-    open_ring,
-    ring,
 )
 
 __all__ = ["settle"]
@@ -149,7 +137,7 @@ def _decided(ws, st, R, C, i):
     tl = ws.tl[i]
     r = tl - i  # tl = i + r
     c = i - r * C
-    left, right, upper, lower = lost_by(v)  # the shapes this slash contradicts
+    left, right, upper, lower = tatham.lost_by(v)  # the shapes this slash contradicts
     if c + 1 < C and ws.cell[i + 1] < 0:
         _rule_out(ws, st, i, left)
     if c > 0 and ws.cell[i - 1] < 0:
@@ -173,15 +161,15 @@ def _shapes_changed(ws, st, R, C, i):
     c = i - r * C
     open_i = ws.cell[i] < 0
     if c + 1 < C and (open_i or ws.cell[i + 1] < 0):
-        if b & ACROSS == 0 and not _merge(ws, st, C, i, i + 1):
+        if b & tatham.ACROSS == 0 and not _merge(ws, st, C, i, i + 1):
             return False
-        gone = ~b & ACROSS
+        gone = ~b & tatham.ACROSS
         if gone:
             _carry(ws, st, R, C, i, False, gone)
     if r + 1 < R and (open_i or ws.cell[i + C] < 0):
-        if b & DOWN == 0 and not _merge(ws, st, C, i, i + C):
+        if b & tatham.DOWN == 0 and not _merge(ws, st, C, i, i + C):
             return False
-        gone = ~b & DOWN
+        gone = ~b & tatham.DOWN
         if gone:
             _carry(ws, st, R, C, i, True, gone)
     return True
@@ -190,7 +178,7 @@ def _shapes_changed(ws, st, R, C, i):
 @njit(cache=True, nogil=True, inline="always")
 def _carry(ws, st, R, C, i, down, gone):
     """Rule out the shapes ``gone`` of cell ``i``'s pair across the 2s at its shared edge."""
-    t1, t2 = across_two(R, C, ws.clue, i, down)
+    t1, t2 = tatham.across_two(R, C, ws.clue, i, down)
     if t1 >= 0:
         _rule_out(ws, st, t1, gone)
     if t2 >= 0:
@@ -210,15 +198,15 @@ def _count(ws, st, R, C, p):
     one class when they need one line between them; False on a contradiction."""
     if ws.free[p] < 2:
         return True
-    nw, sw, se, ne = ring(R, C, p)
-    a, b, c, d = open_ring(ws, nw, sw, se, ne)
-    verdict, x, y = count_at(ws, ws.clue[p] - ws.touch[p], ws.free[p], True, a, b, c, d)
-    if verdict == FAIL:
+    nw, sw, se, ne = tatham.ring(R, C, p)
+    a, b, c, d = tatham.open_ring(ws, nw, sw, se, ne)
+    verdict, x, y = tatham.count_at(ws, ws.clue[p] - ws.touch[p], ws.free[p], True, a, b, c, d)
+    if verdict == tatham.FAIL:
         return False
-    if verdict == JOIN:
+    if verdict == tatham.JOIN:
         return _merge(ws, st, C, x, y)
-    if verdict == TOUCH or verdict == MISS:
-        touch = verdict == TOUCH
+    if verdict == tatham.TOUCH or verdict == tatham.MISS:
+        touch = verdict == tatham.TOUCH
         return (
             _force_side(ws, st, a if a != x and a != y else -1, 1, touch)
             and _force_side(ws, st, b if b != x and b != y else -1, 0, touch)
@@ -240,7 +228,7 @@ def _start(ws, st, R, C):
             ws.csize[i] = 1
             ws.cval[i] = -1
             ws.insq[i] = 0
-            ws.shapes[i] = (ACROSS if c < C - 1 else 0) | (DOWN if r < R - 1 else 0)
+            ws.shapes[i] = (tatham.ACROSS if c < C - 1 else 0) | (tatham.DOWN if r < R - 1 else 0)
             i += 1
     st[_NSQ] = 0
     st[_NCQ] = 0
@@ -254,7 +242,7 @@ def _start(ws, st, R, C):
             k = ws.clue[y * W + x]
             if k == 1 or k == 3:  # no shape points at a 1, none away from a 3
                 nw = (y - 1) * C + x - 1  # the cell NW of the point; SW and NE follow
-                at_nw, at_sw, at_ne = clue_shapes(k)
+                at_nw, at_sw, at_ne = tatham.clue_shapes(k)
                 _rule_out(ws, st, nw, at_nw)
                 _rule_out(ws, st, nw + C, at_sw)
                 _rule_out(ws, st, nw + 1, at_ne)

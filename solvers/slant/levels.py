@@ -63,20 +63,7 @@ from numba import njit
 
 from ..fields import define
 from ..members import join
-from .tatham import (
-    ACROSS,
-    DOWN,
-    FAIL,
-    JOIN,
-    MISS,
-    TOUCH,
-    across_two,
-    clue_shapes,
-    count_at,
-    lost_by,
-    open_ring,
-    ring,
-)
+from . import tatham
 
 __all__ = [
     "EASY",
@@ -311,7 +298,7 @@ def _assign(ws, ends, R, C, clues, hard, i, v):
     elif ws.cval[lc] != v:
         return False
     c = i - r * C
-    left, right, upper, lower = lost_by(v)  # the shapes this slash contradicts
+    left, right, upper, lower = tatham.lost_by(v)  # the shapes this slash contradicts
     if c + 1 < C:
         _rule_out(ws, ends, i, left)
     if c > 0:
@@ -329,7 +316,7 @@ def _assign(ws, ends, R, C, clues, hard, i, v):
 @njit(cache=True, nogil=True)
 def _check_point(ws, ends, R, C, clues, hard, p):
     """Rules 1 and 3 at clue point ``p`` (:func:`.tatham.count_at`); False on a contradiction."""
-    around = ring(R, C, p)
+    around = tatham.ring(R, C, p)
     need = clues[p]
     free = 0
     for k in range(4):
@@ -340,18 +327,18 @@ def _check_point(ws, ends, R, C, clues, hard, p):
                 free += 1
             elif v == 1 - k % 2:  # ring position k touches the point with 1 - k % 2
                 need -= 1
-    a, b, c, d = open_ring(ws, around[0], around[1], around[2], around[3])
-    verdict, x, y = count_at(ws, need, free, hard, a, b, c, d)
-    if verdict == FAIL:
+    a, b, c, d = tatham.open_ring(ws, around[0], around[1], around[2], around[3])
+    verdict, x, y = tatham.count_at(ws, need, free, hard, a, b, c, d)
+    if verdict == tatham.FAIL:
         return False
-    if verdict == JOIN:
+    if verdict == tatham.JOIN:
         return _merge_classes(ws, ends, C, clues, x, y)
-    if verdict == TOUCH or verdict == MISS:
+    if verdict == tatham.TOUCH or verdict == tatham.MISS:
         opened = (a, b, c, d)
         for k in range(4):
             j = opened[k]
             if j >= 0 and j != x and j != y:
-                t = 1 - k % 2 if verdict == TOUCH else k % 2
+                t = 1 - k % 2 if verdict == tatham.TOUCH else k % 2
                 if not _assign(ws, ends, R, C, clues, hard, j, t):
                     return False
     return True
@@ -397,14 +384,14 @@ def _check_pair(ws, ends, R, C, clues, i):
     c = i - r * C
     bits = ws.shapes[i]
     if c + 1 < C:
-        gone = ~bits & ACROSS
-        if gone == ACROSS and not _merge_classes(ws, ends, C, clues, i, i + 1):
+        gone = ~bits & tatham.ACROSS
+        if gone == tatham.ACROSS and not _merge_classes(ws, ends, C, clues, i, i + 1):
             return False
         if gone:
             _carry(ws, ends, R, C, clues, i, False, gone)
     if r + 1 < R:
-        gone = ~bits & DOWN
-        if gone == DOWN and not _merge_classes(ws, ends, C, clues, i, i + C):
+        gone = ~bits & tatham.DOWN
+        if gone == tatham.DOWN and not _merge_classes(ws, ends, C, clues, i, i + C):
             return False
         if gone:
             _carry(ws, ends, R, C, clues, i, True, gone)
@@ -414,7 +401,7 @@ def _check_pair(ws, ends, R, C, clues, i):
 @njit(cache=True, nogil=True, inline="always")
 def _carry(ws, ends, R, C, clues, i, down, gone):
     """Rule out the shapes ``gone`` of cell ``i``'s pair across the 2s at its shared edge."""
-    t1, t2 = across_two(R, C, clues, i, down)
+    t1, t2 = tatham.across_two(R, C, clues, i, down)
     if t1 >= 0:
         _rule_out(ws, ends, t1, gone)
     if t2 >= 0:
@@ -450,7 +437,7 @@ def _reset(ws, ends, R, C, clues, hard):
         ws.cnext[i] = i
         ws.csize[i] = 1
         ws.cval[i] = -1
-        ws.shapes[i] = ACROSS | DOWN
+        ws.shapes[i] = tatham.ACROSS | tatham.DOWN
         ws.incellq[i] = 0
         ws.insq[i] = 0
         _push(ws.cellq, ws.incellq, ends, _CQ_END, ws.width, i)
@@ -461,7 +448,7 @@ def _reset(ws, ends, R, C, clues, hard):
             k = clues[y * W + x]
             if k == 1 or k == 3:  # no shape points at a 1, none away from a 3
                 nw, sw, ne = (y - 1) * C + x - 1, y * C + x - 1, (y - 1) * C + x
-                at_nw, at_sw, at_ne = clue_shapes(k)
+                at_nw, at_sw, at_ne = tatham.clue_shapes(k)
                 _rule_out(ws, ends, nw, at_nw)
                 _rule_out(ws, ends, sw, at_sw)
                 _rule_out(ws, ends, ne, at_ne)
