@@ -21,13 +21,12 @@ exactly that border:
 All 8 images of a constellation have as many solutions, so each is searched in the image
 whose walk is expected shortest (:func:`walk_score`, a linear score of where the border queens
 and their diagonals fall in the walk, fitted to the nodes of every image at n = 13..16 by
-``benchmarks/nqueens_images.py``): 0.58 times the least-code image's nodes at n = 17, 0.945
-times those of the rule it replaced (bottom queen nearest its corner), 1.01 times the best
-image's.  Below it the search fills the *inner* rows (those
-without a border queen) top to bottom, with the border queens' columns taken from the start and
-their diagonals given per inner row (``fb``); the walk jumps over the border queens' rows by
-shifting its diagonal masks by the distance to the next inner row (``sh``), and counts the last
-two inner rows at once (:func:`walk`).
+``benchmarks/nqueens_images.py``, which prints its nodes against the least-code image's, the
+best image's and the rule it replaced, bottom queen nearest its corner).  Below it the search
+fills the *inner* rows (those without a border queen) top to bottom, with the border queens'
+columns taken from the start and their diagonals given per inner row (``fb``); the walk jumps
+over the border queens' rows by shifting its diagonal masks by the distance to the next inner
+row (``sh``), and counts the last two inner rows at once (:func:`walk`).
 
 A *unit* is a constellation (in its searched image) and the columns of its first ``depth``
 inner rows (``depth = 0``: the constellation alone); units are the pipeline's work items
@@ -37,7 +36,10 @@ counts queens placed (one per search-tree edge below the unit, dead ends include
 
 Against :mod:`.tree` (takaken's class of D4 search): fewer nodes and less time
 (``benchmarks/nqueens_peers.py``; the figures are on the manual's speed page,
-docs/speed.md).
+docs/speed.md).  The row search of :mod:`.tree` and :mod:`.kernel` is also the second method
+that cross-checks this one (the problem's ``crosscheck``), so the two share no code on purpose:
+their walks to a depth (:func:`select`) and their plain leaf counts are alike in shape, and each
+stays its own.
 
 This module is long because the constellation search, its planning walk and its symmetry
 bookkeeping are numba functions that call one another and compile as one unit.
@@ -197,8 +199,8 @@ def walk_score(n, code):
     """How long the walk of an image of a constellation (by ``code``) is expected to be, in
     log nodes up to a constant of the constellation: image_features weighted by IMAGE_WEIGHTS.
     All 8 images have as many solutions; the one with the least score is searched (ties: the
-    least code).  At n = 17 this walks 0.945 times the nodes of the old rule (bottom queen
-    nearest its corner, side queens lowest) and 1.01 times the best image's."""
+    least code).  ``benchmarks/nqueens_images.py`` prints its nodes against the old rule's
+    (bottom queen nearest its corner, side queens lowest) and the best image's."""
     f = image_features(n, code)
     score = 0.0
     for j in range(f.shape[0]):

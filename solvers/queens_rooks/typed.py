@@ -37,6 +37,8 @@ def _typed_search(
     Invariant at level t: ``used[t]``, ``occ_*[t]``, ``q_*[t]`` the columns, diagonals and queen
     diagonals of the pieces in rows ``order[:t]``, ``nq[t]`` their queens; ``opts[t]`` the
     (column, type) options row ``order[t]`` has still to try (see :func:`_typed_options`).
+    Its frame (per-level arrays, the lowest option popped) is the free search's
+    (:func:`.free._free_search`) on purpose: each is a hot loop specialised to its pieces.
     """
     order = _row_order(fixed)
     full = (_U1 << uint64(n)) - _U1

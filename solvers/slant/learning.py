@@ -340,7 +340,8 @@ def _analyze(
 ):
     """First-UIP conflict analysis: the learned clause in ``learnt`` (the asserting literal
     first, a literal of the level to jump back to second); returns (length, that level, the
-    activity increment)."""
+    activity increment).  Its arrays come bare, one parameter each, as every hot function's
+    here (a tuple of arrays costs numba a reference count per read: :mod:`solvers.fields`)."""
     current = s[_LEVEL]
     if conflict == _LOOP_CONFLICT:
         p = s[_CONFLICT_LIT]
