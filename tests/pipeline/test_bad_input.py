@@ -114,14 +114,28 @@ def at(line: int | None, message: str, name: str = "c.yaml") -> str:
     return f"{ERROR}{{tmp}}/{name}{where}: {message}"
 
 
-def job(
-    problem: str, body: str, line: int, message: str, name: str = "q", files: dict | None = None
-):
-    """A config with one job; ``body`` (its own keys, indented 4) starts on line 5."""
+#: the test job of a problem with an instance set: its name and the key naming its set (the
+#: job of any other problem is named q)
+SET_JOBS = {"max_rooks": ("w", "boards"), "slant": ("s", "puzzles")}
+
+
+def job(problem: str, body: str, line: int, message: str, files: dict | None = None):
+    """A config with one job (named as in :data:`SET_JOBS`); ``body`` (its own keys, indented
+    4) starts on line 5."""
+    name = SET_JOBS.get(problem, ("q",))[0]
     return config(
         f"jobs:\n  - name: {name}\n    problem: {problem}\n{body}",
         at(line, f"jobs[0] ({name}): {message}"),
         files=files,
+    )
+
+
+def bad_name(name: str, shown: str):
+    """A config whose one job (nqueens) is named ``name`` (as YAML writes it): not a job name,
+    which the error line shows as ``shown``."""
+    return config(
+        f"jobs:\n  - {{name: {name}, problem: nqueens, n: 4}}\n",
+        at(3, f"jobs[0]: 'name': expected {NAME_RULE}, not {shown}"),
     )
 
 
@@ -156,46 +170,83 @@ def command_line(text: str, line: str, files: dict | None = None):
     return command(*text.split(" "), line=line, files=files)
 
 
-def _with_columns(out: dict, columns: dict) -> pa.Table:
-    """The table of the columns ``out`` with ``columns`` replaced (None: left out; a callable:
+ONE_BOARD = {"b.txt": "1\n.\n0\n"}  # a board file (seed format) of one board
+ONE_PUZZLE = {"p.txt": "1\n1\n..\n..\n"}  # a puzzle file (seed format) of one puzzle
+ONE_SET = {"max_rooks": ONE_BOARD, "slant": ONE_PUZZLE}
+
+
+def under_a_file(text: str, files: dict | None = None):
+    """:func:`command_line` on ``text`` and the output ``{tmp}/f/out.parquet``: under
+    ``{tmp}/f``, which is a file."""
+    return command_line(
+        text + " {tmp}/f/out.parquet",
+        files={"f": "x\n", **(files or {})},
+        line=f"{ERROR}{{tmp}}/f/out.parquet: {FOLDER_IN_THE_WAY}",
+    )
+
+
+def output_is_input(command: str, files: dict):
+    """``boardsweep COMMAND {tmp}/NAME -o {tmp}/NAME``: the one file of ``files`` its input and
+    its output."""
+    (name,) = files
+    return command_line(
+        f"{command} {{tmp}}/{name} -o {{tmp}}/{name}",
+        files=files,
+        line=f"{ERROR}{{tmp}}/{name}: is the input file too: choose another output file",
+    )
+
+
+def not_a_job_folder(files: dict):
+    """``boardsweep run`` on :data:`JOB` where ``files`` make its folder ``{tmp}/out/q``, which
+    is not a boardsweep job folder."""
+    return config(
+        JOB,
+        f"{ERROR}{{tmp}}/out/q: exists but is not a boardsweep job folder (no "
+        "_boardsweep/manifest.json): move it away or choose another --output",
+        files=files,
+    )
+
+
+# a valid two-board set (ids 7, 8) and a valid two-puzzle set (ids 2, 3), column by column
+VALID_BOARDS = {
+    "board_id": pa.array([7, 8], pa.int64()),
+    "rows": pa.array([1, 2], pa.int32()),
+    "cols": pa.array([1, 2], pa.int32()),
+    "density": pa.array([None, 0.25], pa.float64()),
+    "cells": pa.array([".", "..X."]),
+}
+VALID_PUZZLES = {
+    "puzzle_id": pa.array([2, 3], pa.int64()),
+    "rows": pa.array([1, 1], pa.int32()),
+    "cols": pa.array([1, 1], pa.int32()),
+    "clues": pa.array(["1...", "...."]),
+}
+
+
+def _replaced(valid: dict, columns: dict) -> Callable[[], pa.Table]:
+    """A maker of the table ``valid`` with ``columns`` replaced (None: left out; a callable:
     its result)."""
-    for name, value in columns.items():
-        if value is None:
-            del out[name]
-        else:
-            out[name] = value() if callable(value) else value
-    return pa.table(out)
+
+    def make() -> pa.Table:
+        out = dict(valid)
+        for name, value in columns.items():
+            if value is None:
+                del out[name]
+            else:
+                out[name] = value() if callable(value) else value
+        return pa.table(out)
+
+    return make
 
 
 def boards(**columns) -> Callable[[], pa.Table]:
     """A valid two-board Parquet set (ids 7, 8) with ``columns`` replaced (None: left out)."""
-
-    def make() -> pa.Table:
-        out = {
-            "board_id": pa.array([7, 8], pa.int64()),
-            "rows": pa.array([1, 2], pa.int32()),
-            "cols": pa.array([1, 2], pa.int32()),
-            "density": pa.array([None, 0.25], pa.float64()),
-            "cells": pa.array([".", "..X."]),
-        }
-        return _with_columns(out, columns)
-
-    return make
+    return _replaced(VALID_BOARDS, columns)
 
 
 def puzzles(**columns) -> Callable[[], pa.Table]:
     """A valid two-puzzle Parquet set (ids 2, 3) with ``columns`` replaced."""
-
-    def make() -> pa.Table:
-        out = {
-            "puzzle_id": pa.array([2, 3], pa.int64()),
-            "rows": pa.array([1, 1], pa.int32()),
-            "cols": pa.array([1, 1], pa.int32()),
-            "clues": pa.array(["1...", "...."]),
-        }
-        return _with_columns(out, columns)
-
-    return make
+    return _replaced(VALID_PUZZLES, columns)
 
 
 def solve_set(problem: str, name: str, table, message: str):
@@ -213,12 +264,50 @@ def solve_boards(table, message: str):
     return solve_set("max_rooks", "b.parquet", table, message)
 
 
-def solve_puzzles(table, message: str):
-    """:func:`solve_set` of slant on the puzzles ``table`` as ``p.parquet``."""
-    return solve_set("slant", "p.parquet", table, message)
+def solve(problem: str, args: str, message: str, files: dict | None = None):
+    """``boardsweep solve PROBLEM ARGS`` (:func:`command_line`), refused with
+    ``solve PROBLEM: MESSAGE``."""
+    return command_line(
+        f"solve {problem} {args}", line=f"{ERROR}solve {problem}: {message}", files=files
+    )
 
 
-def generate_max_rooks(n="4", density="0.5", count="3", seed="1", line=""):
+def set_file(problem: str, source: str, name: str, message: str, files: dict | None = None):
+    """A config job of ``problem`` whose set is ``{SOURCE: NAME}`` (line 5), refused with
+    ``'SET.SOURCE': {tmp}/NAME: MESSAGE``."""
+    key = SET_JOBS[problem][1]
+    return job(
+        problem,
+        f"    {key}: {{{source}: {name}}}\n",
+        5,
+        f"'{key}.{source}': {{tmp}}/{name}: {message}",
+        files=files,
+    )
+
+
+def bad_boards(message: str, **columns):
+    """:func:`solve_boards` on the set :func:`boards` makes of ``columns``."""
+    return solve_boards(boards(**columns), message)
+
+
+def bad_puzzles(message: str, **columns):
+    """:func:`solve_set` of slant on the set :func:`puzzles` makes of ``columns``, as
+    ``p.parquet``."""
+    return solve_set("slant", "p.parquet", puzzles(**columns), message)
+
+
+def set_and_key(problem: str, key: str, message: str):
+    """A config job of ``problem`` whose set is a file of one instance (line 5) and that has
+    the key ``key`` (line 6), refused with ``message``."""
+    files = ONE_SET[problem]
+    (name,) = files
+    body = f"    {SET_JOBS[problem][1]}: {{ingest: {name}}}\n    {key}\n"
+    return job(problem, body, 6, message, files=files)
+
+
+def generate_max_rooks(n="4", density="0.5", count="3", seed="1", error=""):
+    """``boardsweep generate max_rooks`` with these options, refused with
+    ``generate max_rooks: ERROR``."""
     return command(
         "generate",
         "max_rooks",
@@ -232,7 +321,7 @@ def generate_max_rooks(n="4", density="0.5", count="3", seed="1", line=""):
         seed,
         "-o",
         "{tmp}/out.parquet",
-        line=line,
+        line=f"{ERROR}generate max_rooks: {error}",
     )
 
 
@@ -253,7 +342,7 @@ def generate_key(key: str, value: str | None, message: str, problem: str = "max_
         del keys[key]
     else:
         keys[key] = value
-    name, set_key = ("w", "boards") if problem == "max_rooks" else ("s", "puzzles")
+    name, set_key = SET_JOBS[problem]
     text = (
         f"jobs:\n  - name: {name}\n    problem: {problem}\n    {set_key}:\n"
         "      generate:\n" + "".join(f"        {k}: {v}\n" for k, v in keys.items())
@@ -415,28 +504,11 @@ CASES = {
         "'problem': unknown problem ['nqueens']: expected one of "
         "max_rooks, nqueens, queens_rooks, slant",
     ),
-    "job-name-with-space": config(
-        "jobs:\n  - {name: a b, problem: nqueens, n: 4}\n",
-        at(3, f"jobs[0]: 'name': expected {NAME_RULE}, not 'a b'"),
-    ),
-    "job-name-300-characters": config(
-        "jobs:\n  - {name: " + "a" * 300 + ", problem: nqueens, n: 4}\n",
-        at(
-            3, f"jobs[0]: 'name': expected {NAME_RULE}, not a string of 300 characters (at most 64)"
-        ),
-    ),
-    "job-name-newline": config(
-        'jobs:\n  - {name: "a\\n", problem: nqueens, n: 4}\n',
-        at(3, f"jobs[0]: 'name': expected {NAME_RULE}, not 'a\\n'"),
-    ),
-    "job-name-underscore": config(
-        "jobs:\n  - {name: _a, problem: nqueens, n: 4}\n",
-        at(3, f"jobs[0]: 'name': expected {NAME_RULE}, not '_a'"),
-    ),
-    "job-name-dot": config(
-        "jobs:\n  - {name: .a, problem: nqueens, n: 4}\n",
-        at(3, f"jobs[0]: 'name': expected {NAME_RULE}, not '.a'"),
-    ),
+    "job-name-with-space": bad_name("a b", "'a b'"),
+    "job-name-300-characters": bad_name("a" * 300, "a string of 300 characters (at most 64)"),
+    "job-name-newline": bad_name('"a\\n"', "'a\\n'"),
+    "job-name-underscore": bad_name("_a", "'_a'"),
+    "job-name-dot": bad_name(".a", "'.a'"),
     "job-name-parquet": config(
         "jobs:\n  - {name: a.parquet, problem: nqueens, n: 4}\n",
         at(
@@ -445,14 +517,8 @@ CASES = {
             "would look like a table to Parquet readers)",
         ),
     ),
-    "job-name-a-number": config(
-        "jobs:\n  - {name: 5, problem: nqueens, n: 4}\n",
-        at(3, f"jobs[0]: 'name': expected {NAME_RULE}, not 5"),
-    ),
-    "job-name-empty": config(
-        'jobs:\n  - {name: "", problem: nqueens, n: 4}\n',
-        at(3, f"jobs[0]: 'name': expected {NAME_RULE}, not ''"),
-    ),
+    "job-name-a-number": bad_name("5", "5"),
+    "job-name-empty": bad_name('""', "''"),
     "job-duplicate-name": config(
         "jobs:\n  - {name: q, problem: nqueens, n: 4}\n  - {name: q, problem: nqueens, n: 5}\n",
         at(4, "jobs[1] (q): 'name': duplicate job name 'q' (also jobs[0])"),
@@ -604,148 +670,120 @@ CASES = {
         "'solutions': unknown key: expected one of lines, pairs, total",
     ),
     # instance sets named in a config
-    "boards-missing": job(
-        "max_rooks", "", 3, f"missing key 'boards': expected {SOURCES}", name="w"
-    ),
+    "boards-missing": job("max_rooks", "", 3, f"missing key 'boards': expected {SOURCES}"),
     "boards-two-sources": job(
         "max_rooks",
         "    boards: {ingest: a, parquet: b}\n",
         5,
         f"'boards': expected {SOURCES}, not {{'ingest': 'a', 'parquet': 'b'}}",
-        name="w",
     ),
     "boards-no-source": job(
-        "max_rooks", "    boards: {}\n", 5, f"'boards': expected {SOURCES}, not {{}}", name="w"
+        "max_rooks", "    boards: {}\n", 5, f"'boards': expected {SOURCES}, not {{}}"
     ),
     "boards-a-file-name": job(
-        "max_rooks",
-        "    boards: b.txt\n",
-        5,
-        f"'boards': expected {SOURCES}, not 'b.txt'",
-        name="w",
+        "max_rooks", "    boards: b.txt\n", 5, f"'boards': expected {SOURCES}, not 'b.txt'"
     ),
     "boards-unknown-source": job(
         "max_rooks",
         "    boards: {download: x}\n",
         5,
         f"'boards': expected {SOURCES}, not {{'download': 'x'}}",
-        name="w",
     ),
     "count-mib-zero": job(
         "max_rooks",
         "    count_mib: 0\n    boards: {ingest: b.txt}\n",
         5,
         "'count_mib': 0 is out of range: expected 1 <= count_mib <= 1073741824",
-        name="w",
     ),
     "count-mib-text": job(
         "max_rooks",
         "    count_mib: 1GB\n    boards: {ingest: b.txt}\n",
         5,
         "'count_mib': expected an integer (1 <= value <= 1073741824), not '1GB'",
-        name="w",
     ),
     "count-mib-without-counts": job(  # it caps counting: alone it would only change task keys
         "max_rooks",
         "    boards: {ingest: b.txt}\n    count_mib: 64\n",
         6,
         f"'count_mib': {COUNT_MIB_ALONE}",
-        name="w",
     ),
     "count-mib-with-counts-false": job(
         "max_rooks",
         "    boards: {ingest: b.txt}\n    counts: false\n    count_mib: 64\n",
         7,
         f"'count_mib': {COUNT_MIB_ALONE}",
-        name="w",
     ),
-    "solve-count-mib-without-counts": command_line(
-        "solve max_rooks {tmp}/b.txt -o {tmp}/out.parquet --count-mib 64",
-        files={"b.txt": "1\n.\n0\n"},
-        line=f"{ERROR}solve max_rooks: --count-mib: {COUNT_MIB_ALONE}",
+    "solve-count-mib-without-counts": solve(
+        "max_rooks",
+        "{tmp}/b.txt -o {tmp}/out.parquet --count-mib 64",
+        f"--count-mib: {COUNT_MIB_ALONE}",
+        ONE_BOARD,
     ),
     "generate-job-count-mib-without-counts": job(
         "max_rooks",
         "    boards: {generate: {n: 4, density: 0.3, count: 2, seed: 1}}\n    count_mib: 64\n",
         6,
         f"'count_mib': {COUNT_MIB_ALONE}",
-        name="w",
     ),
-    "solve-count-mib-negative": command_line(
-        "solve max_rooks {tmp}/b.txt -o {tmp}/out.parquet --counts --count-mib -5",
-        files={"b.txt": "1\n.\n0\n"},
-        line=f"{ERROR}solve max_rooks: --count-mib: -5 is out of range: expected 1 <= "
-        "count_mib <= 1073741824",
+    "solve-count-mib-negative": solve(
+        "max_rooks",
+        "{tmp}/b.txt -o {tmp}/out.parquet --counts --count-mib -5",
+        "--count-mib: -5 is out of range: expected 1 <= count_mib <= 1073741824",
+        ONE_BOARD,
     ),
     "ingest-a-number": job(
         "max_rooks",
         "    boards: {ingest: 5}\n",
         5,
         "'boards.ingest': expected a seed-format text file, not 5",
-        name="w",
     ),
-    "ingest-file-missing": job(
-        "max_rooks",
-        "    boards: {ingest: none.txt}\n",
-        5,
-        "'boards.ingest': {tmp}/none.txt: cannot read: No such file or directory",
-        name="w",
+    "ingest-file-missing": set_file(
+        "max_rooks", "ingest", "none.txt", "cannot read: No such file or directory"
     ),
-    "parquet-file-missing": job(
-        "max_rooks",
-        "    boards: {parquet: none.parquet}\n",
-        5,
-        "'boards.parquet': {tmp}/none.parquet: cannot read: No such file or directory",
-        name="w",
+    "parquet-file-missing": set_file(
+        "max_rooks", "parquet", "none.parquet", "cannot read: No such file or directory"
     ),
-    "ingest-a-folder": job(
+    "ingest-a-folder": set_file(
         "max_rooks",
-        "    boards: {ingest: d}\n",
-        5,
-        "'boards.ingest': {tmp}/d: is a folder: expected a seed-format text file",
-        name="w",
+        "ingest",
+        "d",
+        "is a folder: expected a seed-format text file",
         files={"d/b.txt": "0\n"},
     ),
-    "ingest-a-parquet-file": job(
+    "ingest-a-parquet-file": set_file(
         "max_rooks",
-        "    boards: {ingest: b.parquet}\n",
-        5,
-        f"'boards.ingest': {{tmp}}/b.parquet: is a Parquet file: expected {BOARD_TEXT} (a "
+        "ingest",
+        "b.parquet",
+        f"is a Parquet file: expected {BOARD_TEXT} (a "
         "Parquet set is read as it is, with {parquet: FILE})",
-        name="w",
         files={"b.parquet": boards()},
     ),
-    "parquet-a-text-file": job(
+    "parquet-a-text-file": set_file(
         "slant",
-        "    puzzles: {parquet: p.txt}\n",
-        5,
-        "'puzzles.parquet': {tmp}/p.txt: is not a Parquet file (seed-format text goes in "
-        "{ingest: FILE})",
-        name="s",
-        files={"p.txt": "1\n1\n..\n..\n"},
+        "parquet",
+        "p.txt",
+        "is not a Parquet file (seed-format text goes in {ingest: FILE})",
+        files=ONE_PUZZLE,
     ),
-    "ingest-no-boards": job(
+    "ingest-no-boards": set_file(
         "max_rooks",
-        "    boards: {ingest: b.txt}\n",
-        5,
-        "'boards.ingest': {tmp}/b.txt: holds no boards: a set needs at least one",
-        name="w",
+        "ingest",
+        "b.txt",
+        "holds no boards: a set needs at least one",
         files={"b.txt": "0\n"},
     ),
-    "ingest-no-puzzles": job(
+    "ingest-no-puzzles": set_file(
         "slant",
-        "    puzzles: {ingest: p.txt}\n",
-        5,
-        "'puzzles.ingest': {tmp}/p.txt: holds no puzzles: a set needs at least one",
-        name="s",
+        "ingest",
+        "p.txt",
+        "holds no puzzles: a set needs at least one",
         files={"p.txt": "0\n"},
     ),
-    "parquet-set-bad-column": job(
+    "parquet-set-bad-column": set_file(
         "max_rooks",
-        "    boards: {parquet: b.parquet}\n",
-        5,
-        "'boards.parquet': {tmp}/b.parquet: column 'rows', row 1: null: expected integers (int32)",
-        name="w",
+        "parquet",
+        "b.parquet",
+        "column 'rows', row 1: null: expected integers (int32)",
         files={"b.parquet": boards(rows=pa.array([1, None], pa.int32()))},
     ),
     "ingest-file-malformed": config(
@@ -755,29 +793,14 @@ CASES = {
         "{tmp}/res",
         files={"b.txt": "2\n..\n.Y\n0\n"},
     ),
-    "counts-text": job(
-        "max_rooks",
-        "    boards: {ingest: b.txt}\n    counts: yes please\n",
-        6,
-        "'counts': expected true or false, not 'yes please'",
-        name="w",
-        files={"b.txt": "1\n.\n0\n"},
+    "counts-text": set_and_key(
+        "max_rooks", "counts: yes please", "'counts': expected true or false, not 'yes please'"
     ),
-    "counts-on-slant": job(
-        "slant",
-        "    puzzles: {ingest: p.txt}\n    counts: true\n",
-        6,
-        "'counts': unknown key: expected one of puzzles",
-        name="s",
-        files={"p.txt": "1\n1\n..\n..\n"},
+    "counts-on-slant": set_and_key(
+        "slant", "counts: true", "'counts': unknown key: expected one of puzzles"
     ),
-    "solutions-on-slant": job(
-        "slant",
-        "    puzzles: {ingest: p.txt}\n    solutions: true\n",
-        6,
-        "'solutions': unknown key: expected one of puzzles",
-        name="s",
-        files={"p.txt": "1\n1\n..\n..\n"},
+    "solutions-on-slant": set_and_key(
+        "slant", "solutions: true", "'solutions': unknown key: expected one of puzzles"
     ),
     # generated sets
     "generate-n-empty": generate_key(
@@ -1158,65 +1181,27 @@ CASES = {
         "{tmp}/f/out",
         files={"f": "x\n"},
     ),
-    "run-job-folder-not-ours": config(
-        JOB,
-        f"{ERROR}{{tmp}}/out/q: exists but is not a boardsweep job folder (no "
-        "_boardsweep/manifest.json): move it away or choose another --output",
-        files={"out/q/notes.txt": "mine\n"},
+    "run-job-folder-not-ours": not_a_job_folder({"out/q/notes.txt": "mine\n"}),
+    # manifest.json at the top: refused, not moved
+    "run-job-folder-of-an-old-layout": not_a_job_folder(
+        {"out/q/manifest.json": "{}\n", "out/q/fragments/0.parquet": "x\n"}
     ),
-    "run-job-folder-of-an-old-layout": config(  # manifest.json at the top: refused, not moved
-        JOB,
-        f"{ERROR}{{tmp}}/out/q: exists but is not a boardsweep job folder (no "
-        "_boardsweep/manifest.json): move it away or choose another --output",
-        files={"out/q/manifest.json": "{}\n", "out/q/fragments/0.parquet": "x\n"},
-    ),
-    "run-job-folder-is-a-file": config(
-        JOB,
-        f"{ERROR}{{tmp}}/out/q: exists but is not a boardsweep job folder (no "
-        "_boardsweep/manifest.json): move it away or choose another --output",
-        files={"out/q": "mine\n"},
-    ),
+    "run-job-folder-is-a-file": not_a_job_folder({"out/q": "mine\n"}),
     "run-state-folder-under-a-file": config(
         JOB,
         f"{ERROR}{{tmp}}/.boardsweep/out: cannot write here: {{tmp}}/.boardsweep is a "
         "file, not a folder",
         files={".boardsweep": "x\n"},
     ),
-    "ingest-output-under-a-file": command_line(
-        "ingest max_rooks {tmp}/b.txt -o {tmp}/f/out.parquet",
-        files={"f": "x\n", "b.txt": "1\n.\n0\n"},
-        line=f"{ERROR}{{tmp}}/f/out.parquet: {FOLDER_IN_THE_WAY}",
+    "ingest-output-under-a-file": under_a_file("ingest max_rooks {tmp}/b.txt -o", ONE_BOARD),
+    "generate-output-under-a-file": under_a_file(
+        "generate max_rooks --n 4 --density 0.5 --count 2 --seed 1 -o"
     ),
-    "generate-output-under-a-file": command_line(
-        "generate max_rooks --n 4 --density 0.5 --count 2 --seed 1 -o {tmp}/f/out.parquet",
-        files={"f": "x\n"},
-        line=f"{ERROR}{{tmp}}/f/out.parquet: {FOLDER_IN_THE_WAY}",
-    ),
-    "solve-solutions-under-a-file": command_line(
-        "solve nqueens 6 --solutions {tmp}/f/out.parquet",
-        files={"f": "x\n"},
-        line=f"{ERROR}{{tmp}}/f/out.parquet: {FOLDER_IN_THE_WAY}",
-    ),
-    "solve-boards-output-under-a-file": command_line(
-        "solve max_rooks {tmp}/b.txt -o {tmp}/f/out.parquet",
-        files={"f": "x\n", "b.txt": "1\n.\n0\n"},
-        line=f"{ERROR}{{tmp}}/f/out.parquet: {FOLDER_IN_THE_WAY}",
-    ),
-    "solve-puzzles-output-under-a-file": command_line(
-        "solve slant {tmp}/p.txt -o {tmp}/f/out.parquet",
-        files={"f": "x\n", "p.txt": "1\n1\n..\n..\n"},
-        line=f"{ERROR}{{tmp}}/f/out.parquet: {FOLDER_IN_THE_WAY}",
-    ),
-    "solve-output-is-the-input": command_line(
-        "solve max_rooks {tmp}/b.txt -o {tmp}/b.txt",
-        files={"b.txt": "1\n.\n0\n"},
-        line=f"{ERROR}{{tmp}}/b.txt: is the input file too: choose another output file",
-    ),
-    "ingest-output-is-the-input": command_line(
-        "ingest slant {tmp}/p.txt -o {tmp}/p.txt",
-        files={"p.txt": "1\n1\n..\n..\n"},
-        line=f"{ERROR}{{tmp}}/p.txt: is the input file too: choose another output file",
-    ),
+    "solve-solutions-under-a-file": under_a_file("solve nqueens 6 --solutions"),
+    "solve-boards-output-under-a-file": under_a_file("solve max_rooks {tmp}/b.txt -o", ONE_BOARD),
+    "solve-puzzles-output-under-a-file": under_a_file("solve slant {tmp}/p.txt -o", ONE_PUZZLE),
+    "solve-output-is-the-input": output_is_input("solve max_rooks", ONE_BOARD),
+    "ingest-output-is-the-input": output_is_input("ingest slant", ONE_PUZZLE),
     "log-file-under-a-file": command_line(
         "--log-file {tmp}/f/log.txt solve nqueens 8",
         files={"f": "x\n"},
@@ -1229,11 +1214,7 @@ CASES = {
     ),
     # ------------------------------------------------------------------ board files (UVa 639)
     "board-row-length": ingest(
-        "max_rooks",
-        "b.txt",
-        "2\n..\n...\n0\n",
-        3,
-        "row 2 of board 1 has 3 cells, expected 2",
+        "max_rooks", "b.txt", "2\n..\n...\n0\n", 3, "row 2 of board 1 has 3 cells, expected 2"
     ),
     "board-bad-char": ingest(
         "max_rooks",
@@ -1251,11 +1232,7 @@ CASES = {
         "board 1 have only 2 of its 3 rows?)",
     ),
     "board-too-many-rows": ingest(
-        "max_rooks",
-        "b.txt",
-        "2\n..\n..\n..\n0\n",
-        4,
-        f"expected {SIZE_LINE}, got '..'",
+        "max_rooks", "b.txt", "2\n..\n..\n..\n0\n", 4, f"expected {SIZE_LINE}, got '..'"
     ),
     "board-empty-file": ingest(
         "max_rooks",
@@ -1350,18 +1327,10 @@ CASES = {
         f"case 1: clue 5 is above 4 at column 2: {CLUE}",
     ),
     "puzzle-too-few-rows": ingest(
-        "slant",
-        "p.txt",
-        "1\n2\n...\n...\n",
-        4,
-        "case 1: expected 3 rows of clues, found 2",
+        "slant", "p.txt", "1\n2\n...\n...\n", 4, "case 1: expected 3 rows of clues, found 2"
     ),
     "puzzle-fewer-cases-than-T": ingest(
-        "slant",
-        "p.txt",
-        "2\n2\n...\n...\n...\n",
-        5,
-        "expected 2 cases (T = 2), found 1",
+        "slant", "p.txt", "2\n2\n...\n...\n...\n", 5, "expected 2 cases (T = 2), found 1"
     ),
     "puzzle-more-cases-than-T": ingest(
         "slant",
@@ -1479,44 +1448,36 @@ CASES = {
         f"{ERROR}unknown problem 'sudoku': expected one of max_rooks, nqueens, queens_rooks, slant",
     ),
     # ------------------------------------------------------------------ command-line values
-    "solve-nqueens-zero": command_line(
-        "solve nqueens 0", line=f"{ERROR}solve nqueens: N: 0 is out of range: expected 1 <= N <= 32"
+    "solve-nqueens-zero": solve("nqueens", "0", "N: 0 is out of range: expected 1 <= N <= 32"),
+    "solve-nqueens-negative": solve(
+        "nqueens", "-3", "N: -3 is out of range: expected 1 <= N <= 32"
     ),
-    "solve-nqueens-negative": command_line(
-        "solve nqueens -3",
-        line=f"{ERROR}solve nqueens: N: -3 is out of range: expected 1 <= N <= 32",
+    "solve-nqueens-too-large": solve(
+        "nqueens",
+        "33 --solutions {tmp}/res/out.parquet",
+        "N: 33 is out of range: expected 1 <= N <= 32",
     ),
-    "solve-nqueens-too-large": command_line(
-        "solve nqueens 33 --solutions {tmp}/res/out.parquet",
-        line=f"{ERROR}solve nqueens: N: 33 is out of range: expected 1 <= N <= 32",
+    "solve-nqueens-word": solve(
+        "nqueens", "eight", "N: expected an integer (1 <= value <= 32), not 'eight'"
     ),
-    "solve-nqueens-word": command_line(
-        "solve nqueens eight",
-        line=f"{ERROR}solve nqueens: N: expected an integer (1 <= value <= 32), not 'eight'",
-    ),
-    "solve-nqueens-exponent": command_line(
-        "solve nqueens 1e3",
-        line=f"{ERROR}solve nqueens: N: expected an integer (1 <= value <= 32), not '1e3'",
+    "solve-nqueens-exponent": solve(
+        "nqueens", "1e3", "N: expected an integer (1 <= value <= 32), not '1e3'"
     ),
     "solve-nqueens-extra-argument": command_line(
         "solve nqueens 8 9", line="Error: Got unexpected extra argument (9)"
     ),
     "solve-nqueens-no-argument": command("solve", "nqueens", line="Error: Missing argument 'N'."),
-    "solve-queens-rooks-too-many-queens": command_line(
-        "solve queens_rooks 40 1",
-        line=f"{ERROR}solve queens_rooks: QUEENS: 40 is out of range: expected 0 <= M <= 32",
+    "solve-queens-rooks-too-many-queens": solve(
+        "queens_rooks", "40 1", "QUEENS: 40 is out of range: expected 0 <= M <= 32"
     ),
-    "solve-queens-rooks-too-large": command_line(
-        "solve queens_rooks 20 20",
-        line=f"{ERROR}solve queens_rooks: M + N = 40 is out of range: expected M + N <= 32",
+    "solve-queens-rooks-too-large": solve(
+        "queens_rooks", "20 20", "M + N = 40 is out of range: expected M + N <= 32"
     ),
-    "solve-queens-rooks-negative": command_line(
-        "solve queens_rooks -1 2",
-        line=f"{ERROR}solve queens_rooks: QUEENS: -1 is out of range: expected 0 <= M <= 32",
+    "solve-queens-rooks-negative": solve(
+        "queens_rooks", "-1 2", "QUEENS: -1 is out of range: expected 0 <= M <= 32"
     ),
-    "solve-queens-rooks-word": command_line(
-        "solve queens_rooks 1 x",
-        line=f"{ERROR}solve queens_rooks: ROOKS: expected an integer (0 <= N <= 32), not 'x'",
+    "solve-queens-rooks-word": solve(
+        "queens_rooks", "1 x", "ROOKS: expected an integer (0 <= N <= 32), not 'x'"
     ),
     "solve-queens-rooks-solutions": command_line(
         "solve queens_rooks 4 4 --solutions {tmp}/out.parquet",
@@ -1528,47 +1489,36 @@ CASES = {
         line="Error: Invalid value for '--workers': 0 is not in the range 1<=x<=4096.",
     ),
     "generate-option-n-zero": generate_max_rooks(
-        n="0", line=f"{ERROR}generate max_rooks: --n: 0 is out of range: expected 1 <= n <= 46340"
+        n="0", error="--n: 0 is out of range: expected 1 <= n <= 46340"
     ),
     "generate-density-2": generate_max_rooks(
-        density="2",
-        line=f"{ERROR}generate max_rooks: --density: 2.0 is out of range: expected "
-        "0.0 <= density <= 1.0",
+        density="2", error="--density: 2.0 is out of range: expected 0.0 <= density <= 1.0"
     ),
     "generate-count-minus-1": generate_max_rooks(
-        count="-1",
-        line=f"{ERROR}generate max_rooks: --count: -1 is out of range: expected 1 <= "
-        "count <= 1000000000000",
+        count="-1", error="--count: -1 is out of range: expected 1 <= count <= 1000000000000"
     ),
-    "generate-seed-word": generate_max_rooks(
-        seed="x", line=f"{ERROR}generate max_rooks: --seed: expected {SEED}, not 'x'"
-    ),
+    "generate-seed-word": generate_max_rooks(seed="x", error=f"--seed: expected {SEED}, not 'x'"),
     "generate-n-empty-text": generate_max_rooks(
-        n="",
-        line=f"{ERROR}generate max_rooks: --n: expected an integer (1 <= value <= 46340), not ''",
+        n="", error="--n: expected an integer (1 <= value <= 46340), not ''"
     ),
     "generate-density-empty-text": generate_max_rooks(
-        density="", line=f"{ERROR}generate max_rooks: --density: expected {DENSITY}, not ''"
+        density="", error=f"--density: expected {DENSITY}, not ''"
     ),
     "generate-density-nan-text": generate_max_rooks(
-        density="nan", line=f"{ERROR}generate max_rooks: --density: expected {DENSITY}, not 'nan'"
+        density="nan", error=f"--density: expected {DENSITY}, not 'nan'"
     ),
     "generate-density-repeated-text": generate_max_rooks(
-        density="0.1,0.1", line=f"{ERROR}generate max_rooks: --density: 0.1 {REPEATED}"
+        density="0.1,0.1", error=f"--density: 0.1 {REPEATED}"
     ),
-    "generate-n-repeated-text": generate_max_rooks(
-        n="8,8", line=f"{ERROR}generate max_rooks: --n: 8 {REPEATED}"
-    ),
+    "generate-n-repeated-text": generate_max_rooks(n="8,8", error=f"--n: 8 {REPEATED}"),
     "generate-n-huge-range": generate_max_rooks(
-        n="1..10**21", line=f"{ERROR}generate max_rooks: --n: expected {SIDES}, not '1..10**21'"
+        n="1..10**21", error=f"--n: expected {SIDES}, not '1..10**21'"
     ),
     "generate-n-billion-range": generate_max_rooks(
-        n="1..1000000000",
-        line=f"{ERROR}generate max_rooks: --n: 1000000000 is out of range: "
-        "expected 1 <= n <= 46340",
+        n="1..1000000000", error="--n: 1000000000 is out of range: expected 1 <= n <= 46340"
     ),
     "generate-n-empty-range": generate_max_rooks(
-        n="8..4", line=f"{ERROR}generate max_rooks: --n: range '8..4' is empty (lo > hi)"
+        n="8..4", error="--n: range '8..4' is empty (lo > hi)"
     ),
     "generate-option-seed-missing": command_line(
         "generate max_rooks --n 4 --density 0.5 --count 1 -o {tmp}/out.parquet",
@@ -1631,128 +1581,116 @@ CASES = {
         line="Error: Invalid value for 'RESULTS_DIR': Directory '{tmp}/results' does not exist.",
     ),
     # ------------------------------------------------------------------ Parquet sets
-    "parquet-missing-column": solve_boards(
-        boards(cells=None),
+    "parquet-missing-column": bad_boards(
         "not a max_rooks boards set: missing column(s) cells "
         "(expected board_id, rows, cols, density, cells)",
+        cells=None,
     ),
     "parquet-puzzles-as-boards": solve_boards(
         puzzles(),
         "not a max_rooks boards set: missing column(s) board_id, cells "
         "(expected board_id, rows, cols, density, cells)",
     ),
-    "parquet-rows-as-text": solve_boards(
-        boards(rows=pa.array(["1", "2"])),
-        "column 'rows' holds string: expected integers (int32)",
+    "parquet-rows-as-text": bad_boards(
+        "column 'rows' holds string: expected integers (int32)", rows=pa.array(["1", "2"])
     ),
-    "parquet-rows-as-float": solve_boards(
-        boards(rows=pa.array([1.0, 2.0])),
-        "column 'rows' holds double: expected integers (int32)",
+    "parquet-rows-as-float": bad_boards(
+        "column 'rows' holds double: expected integers (int32)", rows=pa.array([1.0, 2.0])
     ),
-    "parquet-rows-as-list": solve_boards(
-        boards(rows=pa.array([[1], [2]])),
+    "parquet-rows-as-list": bad_boards(
         "column 'rows' holds list<element: int64>: expected integers (int32)",
+        rows=pa.array([[1], [2]]),
     ),
-    "parquet-rows-beyond-int32": solve_boards(
-        boards(rows=pa.array([1, 2**32 + 2], pa.int64())),
+    "parquet-rows-beyond-int32": bad_boards(
         "column 'rows', row 1: 4294967298 does not fit int32",
+        rows=pa.array([1, 2**32 + 2], pa.int64()),
     ),
-    "parquet-id-beyond-int64": solve_boards(
-        boards(board_id=pa.array([7, 2**64 - 1], pa.uint64())),
+    "parquet-id-beyond-int64": bad_boards(
         "column 'board_id', row 1: 18446744073709551615 does not fit int64",
+        board_id=pa.array([7, 2**64 - 1], pa.uint64()),
     ),
-    "parquet-null-id": solve_boards(
-        boards(board_id=pa.array([7, None], pa.int64())),
+    "parquet-null-id": bad_boards(
         "column 'board_id', row 1: null: expected integers (int64)",
+        board_id=pa.array([7, None], pa.int64()),
     ),
-    "parquet-null-rows": solve_boards(
-        boards(rows=pa.array([1, None], pa.int32())),
+    "parquet-null-rows": bad_boards(
         "column 'rows', row 1: null: expected integers (int32)",
+        rows=pa.array([1, None], pa.int32()),
     ),
-    "parquet-null-cells": solve_boards(
-        boards(cells=pa.array([".", None])),
-        "column 'cells', row 1: null: expected text",
+    "parquet-null-cells": bad_boards(
+        "column 'cells', row 1: null: expected text", cells=pa.array([".", None])
     ),
-    "parquet-cells-as-integers": solve_boards(
-        boards(cells=pa.array([1, 2])),
-        "column 'cells' holds int64: expected text",
+    "parquet-cells-as-integers": bad_boards(
+        "column 'cells' holds int64: expected text", cells=pa.array([1, 2])
     ),
-    "parquet-density-nan": solve_boards(
-        boards(density=pa.array([0.1, float("nan")])),
-        "column 'density', row 1: NaN: expected a number",
+    "parquet-density-nan": bad_boards(
+        "column 'density', row 1: NaN: expected a number", density=pa.array([0.1, float("nan")])
     ),
-    "parquet-density-above-1": solve_boards(
-        boards(density=pa.array([0.1, 2.0])),
+    "parquet-density-above-1": bad_boards(
         "board 8: density 2.0 is out of range: expected 0.0 <= density <= 1.0",
+        density=pa.array([0.1, 2.0]),
     ),
-    "parquet-density-as-text": solve_boards(
-        boards(density=pa.array(["a", "b"])),
-        "column 'density' holds string: expected numbers",
+    "parquet-density-as-text": bad_boards(
+        "column 'density' holds string: expected numbers", density=pa.array(["a", "b"])
     ),
-    "parquet-duplicate-ids": solve_boards(
-        boards(
-            board_id=pa.array([7, 7], pa.int64()),
-            rows=pa.array([2, 2], pa.int32()),
-            cols=pa.array([2, 2], pa.int32()),
-            density=pa.array([0.25, 0.25]),
-            cells=pa.array(["....", "..X."]),
-        ),
+    "parquet-duplicate-ids": bad_boards(
         "board_id 7 of the group rows 2, cols 2, density 0.25 appears twice (rows 0 "
         "and 1): ids must be distinct within a group",
+        board_id=pa.array([7, 7], pa.int64()),
+        rows=pa.array([2, 2], pa.int32()),
+        cols=pa.array([2, 2], pa.int32()),
+        density=pa.array([0.25, 0.25]),
+        cells=pa.array(["....", "..X."]),
     ),
-    "parquet-duplicate-ids-given-boards": solve_boards(
-        boards(
-            board_id=pa.array([7, 7], pa.int64()),
-            rows=pa.array([2, 2], pa.int32()),
-            cols=pa.array([2, 2], pa.int32()),
-            density=pa.array([None, None], pa.float64()),
-            cells=pa.array(["....", "..X."]),
-        ),
+    "parquet-duplicate-ids-given-boards": bad_boards(
         "board_id 7 of the group rows 2, cols 2, density null appears twice (rows 0 "
         "and 1): ids must be distinct within a group",
+        board_id=pa.array([7, 7], pa.int64()),
+        rows=pa.array([2, 2], pa.int32()),
+        cols=pa.array([2, 2], pa.int32()),
+        density=pa.array([None, None], pa.float64()),
+        cells=pa.array(["....", "..X."]),
     ),
-    "parquet-cells-wrong-length": solve_boards(
-        boards(cells=pa.array([".", "..X"])), "board 8: 3 cells for 2 x 2"
+    "parquet-cells-wrong-length": bad_boards(
+        "board 8: 3 cells for 2 x 2", cells=pa.array([".", "..X"])
     ),
-    "parquet-cells-bad-character": solve_boards(
-        boards(cells=pa.array([".", "..Z."])),
+    "parquet-cells-bad-character": bad_boards(
         "board 8: cells may hold only '.' (open) and 'X' (wall), not 'Z'",
+        cells=pa.array([".", "..Z."]),
     ),
-    "parquet-cells-non-ascii": solve_boards(
-        boards(cells=pa.array([".", ".\xe9."])),
+    "parquet-cells-non-ascii": bad_boards(
         "board 8: cells may hold only '.' (open) and 'X' (wall), not '\xe9'",
+        cells=pa.array([".", ".\xe9."]),
     ),
-    "parquet-rows-zero": solve_boards(
-        boards(rows=pa.array([0, 2], pa.int32())),
-        "board 7: 0 x 1 cells: rows and cols must be >= 1",
+    "parquet-rows-zero": bad_boards(
+        "board 7: 0 x 1 cells: rows and cols must be >= 1", rows=pa.array([0, 2], pa.int32())
     ),
-    "parquet-too-many-cells": solve_boards(
-        boards(rows=pa.array([1, 100000], pa.int32()), cols=pa.array([1, 100000], pa.int32())),
+    "parquet-too-many-cells": bad_boards(
         "board 8: 100000 x 100000 has 10000000000 cells: at most 2**31 - 1",
+        rows=pa.array([1, 100000], pa.int32()),
+        cols=pa.array([1, 100000], pa.int32()),
     ),
     "parquet-no-rows": solve_boards(
-        lambda: boards()().slice(0, 0),
-        "holds no boards: a set needs at least one",
+        lambda: boards()().slice(0, 0), "holds no boards: a set needs at least one"
     ),
-    "parquet-puzzle-clues-wrong-length": solve_puzzles(
-        puzzles(clues=pa.array(["1...", "..."])),
-        "puzzle 3: 3 clue points for 1 x 1 cells (expected 4)",
+    "parquet-puzzle-clues-wrong-length": bad_puzzles(
+        "puzzle 3: 3 clue points for 1 x 1 cells (expected 4)", clues=pa.array(["1...", "..."])
     ),
-    "parquet-puzzle-clue-5": solve_puzzles(
-        puzzles(clues=pa.array(["1...", "..5."])),
+    "parquet-puzzle-clue-5": bad_puzzles(
         "puzzle 3: clues may hold only '.' and the digits 0-4, not '5'",
+        clues=pa.array(["1...", "..5."]),
     ),
-    "parquet-puzzle-no-cells": solve_puzzles(
-        puzzles(rows=pa.array([1, 0], pa.int32()), clues=pa.array(["1...", ".."])),
+    "parquet-puzzle-no-cells": bad_puzzles(
         "puzzle 3: 0 x 1 cells: a puzzle needs at least one row and one column",
+        rows=pa.array([1, 0], pa.int32()),
+        clues=pa.array(["1...", ".."]),
     ),
-    "parquet-puzzle-missing-clues": solve_puzzles(
-        puzzles(clues=None),
+    "parquet-puzzle-missing-clues": bad_puzzles(
         "not a slant puzzles set: missing column(s) clues (expected puzzle_id, rows, cols, clues)",
+        clues=None,
     ),
-    "parquet-puzzle-id-as-text": solve_puzzles(
-        puzzles(puzzle_id=pa.array(["a", "b"])),
-        "column 'puzzle_id' holds string: expected integers (int64)",
+    "parquet-puzzle-id-as-text": bad_puzzles(
+        "column 'puzzle_id' holds string: expected integers (int64)", puzzle_id=pa.array(["a", "b"])
     ),
     "parquet-corrupt": solve_boards(
         b"PAR1garbage",
