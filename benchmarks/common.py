@@ -21,6 +21,7 @@ was written must be rerun or say ``stale: rerun``.  From the command line::
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import importlib.util
 import os
@@ -60,6 +61,10 @@ __all__ = [
     "read_timed",
     "stale_reason",
     "markdown",
+    "benchmark_parser",
+    "parse_benchmark_args",
+    "print_and_write",
+    "progress",
     "TreeSampler",
     "disk_use",
     "local_cluster",
@@ -102,6 +107,8 @@ STALE = "stale: rerun"
 """What a results file says, in a line the page shows, when its sources changed since."""
 NONE_YET = "<!-- benchmark results: none yet -->"
 """The first line of a placeholder: the benchmark has not written its file yet."""
+WRITES = re.compile(r"\b(?:write_results|print_and_write)\(")
+"""A call that writes a results file, in a benchmark script's text."""
 TIMED = re.compile(r"<!--\s*timed:\s*(?P<sources>.*?)\s+digest:\s*(?P<digest>[0-9a-f]+)\s*-->")
 
 
@@ -426,11 +433,12 @@ def write_results(
 
 
 def writers() -> list[Path]:
-    """The benchmark scripts that write a results file (they call :func:`write_results`)."""
+    """The benchmark scripts that write a results file (they call :func:`write_results` or
+    :func:`print_and_write`)."""
     return sorted(
         path
         for path in HERE.glob("*.py")
-        if path.name != "common.py" and "write_results(" in path.read_text()
+        if path.name != "common.py" and WRITES.search(path.read_text())
     )
 
 
@@ -469,6 +477,35 @@ def markdown(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     out = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
     out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(out)
+
+
+def benchmark_parser(doc: str, **int_options: int) -> argparse.ArgumentParser:
+    """A benchmark's argument parser: described by the first line of ``doc`` (its module
+    docstring), with an integer option ``--NAME`` for each keyword (underscores written as
+    dashes), its value the default, in the order given."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    for name, default in int_options.items():
+        parser.add_argument(f"--{name.replace('_', '-')}", type=int, default=default)
+    return parser
+
+
+def parse_benchmark_args(parser: argparse.ArgumentParser) -> argparse.Namespace:
+    """The command line parsed by ``parser`` after adding, last, the ``--out`` option every
+    benchmark takes (its results file, by default :func:`write_results`'s)."""
+    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
+    return parser.parse_args()
+
+
+def progress(message: str) -> None:
+    """Print ``message`` to stderr at once: how far a benchmark has got, not a result."""
+    print(message, file=sys.stderr, flush=True)
+
+
+def print_and_write(script: str | Path, body: str, **results) -> Path:
+    """Print ``body`` after a blank line, then :func:`write_results` it (``results``: that
+    function's keywords) and return the file's path."""
+    print(f"\n{body}")
+    return write_results(script, body, **results)
 
 
 def disk_use(path: Path) -> int:
@@ -657,8 +694,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``check``: list the stale results files (exit 1 if any); ``mark-stale``: add the
     :data:`STALE` line to them; ``placeholders``: write a placeholder for every benchmark
     without a results file."""
-    import argparse
-
     parser = argparse.ArgumentParser(description="The benchmarks' results files.")
     parser.add_argument("action", choices=["check", "mark-stale", "placeholders"])
     args = parser.parse_args(argv)

@@ -23,14 +23,14 @@ local cluster's scheduler), and ratios to the two baselines.  Nothing here asser
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT, conditions, local_cluster, markdown, median, run_into, write_results
+import common
+from common import ROOT, conditions, local_cluster, markdown, median, run_into
 
 os.environ["BOARDSWEEP_PROBLEMS"] = ",".join(
     [n for n in os.environ.get("BOARDSWEEP_PROBLEMS", "").split(",") if n] + ["tests.noop"]
@@ -133,10 +133,7 @@ def futures_once(client, point, tasks: int, folder: Path | None) -> dict:
 
 def main() -> None:
     """Run the interleaved repeats and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tasks", type=int, default=10_000)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser = common.benchmark_parser(__doc__, tasks=10_000, workers=2, repeats=3)
     parser.add_argument(
         "--seconds",
         type=float,
@@ -149,8 +146,7 @@ def main() -> None:
         help="add a boardsweep row with one task per Dask future "
         "(pipeline_run.MAX_BUNDLE = 1): the loop's cost per future",
     )
-    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
-    args = parser.parse_args()
+    args = common.parse_benchmark_args(parser)
     sizes = {
         "tasks": args.tasks,
         "workers": f"{args.workers} local worker processes (1 thread each)",
@@ -190,11 +186,9 @@ def main() -> None:
                     results[names[i]].append(
                         futures_once(client, point, args.tasks, folder if i == 2 else None)
                     )
-                print(
+                common.progress(
                     f"repeat {r + 1}/{args.repeats} {names[i]}: "
-                    f"{results[names[i]][-1]['wall']:.2f} s",
-                    file=sys.stderr,
-                    flush=True,
+                    f"{results[names[i]][-1]['wall']:.2f} s"
                 )
     walls = {name: median([x["wall"] for x in runs]) for name, runs in results.items()}
     rows = []
@@ -238,9 +232,8 @@ def main() -> None:
             for name, runs in results.items()
         )
     )
-    print(f"\n{body}")
     repeats = f"{args.repeats}, the rows interleaved (each first in turn)"
-    write_results(__file__, body, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)
+    common.print_and_write(__file__, body, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)
 
 
 if __name__ == "__main__":

@@ -20,13 +20,12 @@ For the kernel alone (and scipy's matching) see benchmarks/max_rooks_kernel.py.
 
 from __future__ import annotations
 
-import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from common import conditions, local_cluster, make, markdown, median, run_into, write_results
+import common
+from common import conditions, local_cluster, make, markdown, median, run_into
 
 from boardsweep.solvers import max_rooks as mr
 
@@ -67,18 +66,14 @@ def job_seconds(cluster, boards: int, counts: bool) -> float:
 
 def main() -> None:
     """Run the three measurements and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--boards", type=int, default=1_000_000)
-    parser.add_argument("--counted", type=int, default=100_000)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser = common.benchmark_parser(__doc__, boards=1_000_000, counted=100_000, repeats=3)
     parser.add_argument(
         "--dfs-boards",
         type=int,
         default=DFS_BOARDS,
         help="boards the seed's search is timed on per repeat (2-3 s each)",
     )
-    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
-    args = parser.parse_args()
+    args = common.parse_benchmark_args(parser)
     sizes = {
         "boards": f"{args.boards:,}",
         "counted": f"{args.counted:,}",
@@ -98,11 +93,9 @@ def main() -> None:
             start = time.perf_counter()
             result = mr.solve_batch(large)
             big.append(time.perf_counter() - start)
-            print(
+            common.progress(
                 f"repeat {r + 1}/{args.repeats}: {plain[-1]:.2f} s, {counted[-1]:.2f} s, "
-                f"{big[-1]:.2f} s",
-                file=sys.stderr,
-                flush=True,
+                f"{big[-1]:.2f} s"
             )
     dfs_board = median(dfs)
     rows = [
@@ -143,9 +136,8 @@ def main() -> None:
         "density 0.25, median) and multiplied by the job's boards: it is far too slow to run "
         "on them."
     )
-    print(f"\n{body}")
     repeats = f"{args.repeats}, every row once per repeat"
-    write_results(__file__, body, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)
+    common.print_and_write(__file__, body, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)
 
 
 if __name__ == "__main__":

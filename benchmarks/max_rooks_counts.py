@@ -14,11 +14,9 @@ for when it stopped.
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
-from pathlib import Path
 
+import common
 import numpy as np
 from common import conditions, markdown, write_results
 
@@ -48,14 +46,18 @@ def per_board(batch: dict, counts: bool, words: int) -> tuple[np.ndarray, list, 
     return np.array(seconds), status, memory
 
 
+def ms_cells(seconds: np.ndarray) -> list[str]:
+    """The median and the 99th percentile of per-board seconds, as milliseconds (table cells)."""
+    return [f"{np.median(seconds) * 1e3:.3f}", f"{np.quantile(seconds, 0.99) * 1e3:.3f}"]
+
+
 def main() -> None:
     """Measure every size, density and cap; print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = common.benchmark_parser(__doc__)
     parser.add_argument("--sizes", type=int, nargs="+", default=[8, 12, 16, 20, 24])
     parser.add_argument("--density", type=float, nargs="+", default=[0.2, 0.3])
     parser.add_argument("--caps", type=int, nargs="+", default=[128, 1024])
-    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
-    args = parser.parse_args()
+    args = common.parse_benchmark_args(parser)
     sizes = {
         "sizes": " ".join(map(str, args.sizes)),
         "density": " ".join(map(str, args.density)),
@@ -74,8 +76,7 @@ def main() -> None:
                     f"{n}x{n}",
                     density,
                     "maximum only",
-                    f"{np.median(base) * 1e3:.3f}",
-                    f"{np.quantile(base, 0.99) * 1e3:.3f}",
+                    *ms_cells(base),
                     "1.00",
                     "-",
                     "-",
@@ -91,14 +92,13 @@ def main() -> None:
                         f"{n}x{n}",
                         density,
                         f"counts, cap {cap} MiB",
-                        f"{np.median(seconds) * 1e3:.3f}",
-                        f"{np.quantile(seconds, 0.99) * 1e3:.3f}",
+                        *ms_cells(seconds),
                         f"{np.median(seconds) / np.median(base):.1f}",
                         f"{sum(counted)}/{len(counted)}",
                         f"{max(memory) / 2**20:.0f}" if memory else "-",
                     ]
                 )
-            print(f"{n}x{n} @ {density} done", file=sys.stderr, flush=True)
+            common.progress(f"{n}x{n} @ {density} done")
     table = markdown(
         [
             "board",

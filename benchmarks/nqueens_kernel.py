@@ -18,7 +18,6 @@ Usage: python benchmarks/nqueens_kernel.py [--n 14 15 16 17] [--repeat 3] [--out
 
 from __future__ import annotations
 
-import argparse
 import os
 import resource
 import subprocess
@@ -26,7 +25,8 @@ import sys
 import time
 from pathlib import Path
 
-from common import HERE, ROOT, build_c, conditions, markdown, spread, write_results
+import common
+from common import HERE, ROOT, build_c, conditions, markdown, spread
 
 TIMED = ("boardsweep.solvers.nqueens", "benchmarks/nqueens_mirror.c")
 BINARY = HERE / "bin" / "nqueens_mirror"  # built by build_c("nqueens_mirror")
@@ -64,11 +64,10 @@ def warm_start() -> float:
 
 def main() -> None:
     """Print the comparison table and the warm-start time."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = common.benchmark_parser(__doc__)
     parser.add_argument("--n", type=int, nargs="+", default=[14, 15, 16, 17])
     parser.add_argument("--repeat", type=int, default=3, help="runs per side, fastest kept")
-    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
-    args = parser.parse_args()
+    args = common.parse_benchmark_args(parser)
     sizes = {"n": " ".join(map(str, args.n))}
     repeats = f"{args.repeat} per side, interleaved, the fastest kept; the warm start once"
     print(conditions(**sizes, repeat=args.repeat), flush=True)
@@ -108,7 +107,7 @@ def main() -> None:
                 f"{nb_best / c_best:.3f}",
             ]
         )
-        print(f"n = {n}: C {c_best:.3f} s, numba {nb_best:.3f} s", file=sys.stderr, flush=True)
+        common.progress(f"n = {n}: C {c_best:.3f} s, numba {nb_best:.3f} s")
     table = markdown(
         [
             "n",
@@ -130,8 +129,7 @@ def main() -> None:
         f"{table}\n\nJIT warm start (fresh python, import + count n=8 from cache): "
         f"{warm_start():.2f} s."
     )
-    print(f"\n{body}")
-    write_results(__file__, body, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)
+    common.print_and_write(__file__, body, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)
 
 
 if __name__ == "__main__":

@@ -35,14 +35,13 @@ prints one) must agree, else the script stops.
 
 from __future__ import annotations
 
-import argparse
 import resource
 import subprocess
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
+import common
 from common import HERE, ROOT, build_c, conditions, markdown, median, rotated, write_results
 
 TIMED = (
@@ -104,9 +103,35 @@ def faf(path: str, cpu: dict[int, list[float]]) -> Side:
     return run
 
 
+def table_row(
+    n: int,
+    program: str,
+    q: int,
+    t: list[float],
+    nodes: int | None,
+    base: float | None,
+    cbase: float,
+) -> list:
+    """One program's row of the table at ``n``: Q(n), its times ``t`` (median, min..max), its
+    nodes and their rate (``-`` where ``nodes`` is None), and the kernel's (``base``, ``-``
+    where None) and the constellations' (``cbase``) median seconds over its median."""
+    mid = median(t)
+    return [
+        n,
+        program,
+        f"{q:,}",
+        f"{mid:.3f}",
+        f"{min(t):.3f}..{max(t):.3f}",
+        f"{nodes:,}" if nodes is not None else "-",
+        f"{nodes / mid / 1e6:.1f}" if nodes is not None else "-",
+        f"{base / mid:.2f}" if base else "-",
+        f"{cbase / mid:.2f}",
+    ]
+
+
 def main() -> None:
     """Print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = common.benchmark_parser(__doc__)
     parser.add_argument("--n", type=int, nargs="+", default=[16, 17])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--takaken", help="takaken's counter (prints N total unique seconds)")
@@ -118,8 +143,7 @@ def main() -> None:
         choices=["kernel", "D4 C", "takaken C"],
         help="sides left out (a long n = 18 run may time only constellations and NQueensFAF)",
     )
-    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
-    args = parser.parse_args()
+    args = common.parse_benchmark_args(parser)
 
     sys.path.insert(0, str(ROOT))
     build_c("nqueens_d4")
@@ -167,39 +191,12 @@ def main() -> None:
         base = median(times["kernel"]) if "kernel" in times else None
         cbase = median(times["constellations"])
         for name in names:
-            t = times[name]
-            mid = median(t)
-            nodes = seen[name][2]
-            rate = f"{nodes / mid / 1e6:.1f}" if nodes is not None else "-"
-            rows.append(
-                [
-                    n,
-                    name,
-                    f"{q0:,}",
-                    f"{mid:.3f}",
-                    f"{min(t):.3f}..{max(t):.3f}",
-                    f"{nodes:,}" if nodes is not None else "-",
-                    rate,
-                    f"{base / mid:.2f}" if base else "-",
-                    f"{cbase / mid:.2f}",
-                ]
-            )
+            rows.append(table_row(n, name, q0, times[name], seen[name][2], base, cbase))
         if n in faf_cpu:  # the same runs, by the JVM process's CPU time
-            t = faf_cpu[n]
             rows.append(
-                [
-                    n,
-                    "NQueensFAF, JVM process CPU",
-                    f"{q0:,}",
-                    f"{median(t):.3f}",
-                    f"{min(t):.3f}..{max(t):.3f}",
-                    "-",
-                    "-",
-                    f"{base / median(t):.2f}" if base else "-",
-                    f"{cbase / median(t):.2f}",
-                ]
+                table_row(n, "NQueensFAF, JVM process CPU", q0, faf_cpu[n], None, base, cbase)
             )
-        print(f"n = {n} done", file=sys.stderr, flush=True)
+        common.progress(f"n = {n} done")
     table = markdown(
         [
             "n",

@@ -32,7 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT, MiB, conditions, markdown, median, plan_output, rotated, write_results
+import common
+from common import ROOT, MiB, conditions, markdown, median, plan_output, rotated
 
 TIMED = ("boardsweep.pipeline.plan", "boardsweep.pipeline.cli", "boardsweep.solvers.nqueens")
 FIRST = 10_000
@@ -136,15 +137,14 @@ def plan_command(sizes: list[int], workers: int, target: float) -> tuple[str, fl
 
 def main() -> None:
     """Measure every size, print the table and the plan command's output."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = common.benchmark_parser(__doc__)
     parser.add_argument("--sizes", type=int, nargs="+", default=[20, 24, 27])
     parser.add_argument("--workers", type=int, default=1000)
     parser.add_argument("--task-seconds", type=float, default=600.0)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
-    args = parser.parse_args()
+    args = common.parse_benchmark_args(parser)
     if args.one is not None:
         print(json.dumps(measure_one(args.one, args.workers, args.task_seconds, args.trace)))
         return
@@ -163,10 +163,8 @@ def main() -> None:
     for r in range(args.repeats):
         for n in rotated(sizes, r):  # who goes first changes every repeat
             runs[n].append(in_child(n, args.workers, args.task_seconds, False))
-            print(
-                f"repeat {r + 1}/{args.repeats} Q({n}): built in {runs[n][-1]['to_first']:.2f} s",
-                file=sys.stderr,
-                flush=True,
+            common.progress(
+                f"repeat {r + 1}/{args.repeats} Q({n}): built in {runs[n][-1]['to_first']:.2f} s"
             )
     traced = {n: in_child(n, args.workers, args.task_seconds, True) for n in sizes}
     rows = []
@@ -237,8 +235,9 @@ def main() -> None:
         f"{table}\n\n{note}\n\n`boardsweep plan` on a config of the same jobs (whole "
         f"command, one run, {seconds:.1f} s wall):\n\n```text\n{output.rstrip()}\n```"
     )
-    print(f"\n{body}")
-    write_results(__file__, body, timed=TIMED, repeats=repeats, sizes=settings, out=args.out)
+    common.print_and_write(
+        __file__, body, timed=TIMED, repeats=repeats, sizes=settings, out=args.out
+    )
 
 
 if __name__ == "__main__":

@@ -13,10 +13,7 @@ itself.  The tables go to stdout and to ``benchmarks/results/queens_rooks.md`` (
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -137,8 +134,10 @@ def pipeline_triangle(max_n: int, workers: int):
 
 def main() -> None:
     """Print the timing table and the triangle."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--max-n", type=int, default=13)
+    import common
+    from common import conditions, markdown
+
+    parser = common.benchmark_parser(__doc__, max_n=13)
     parser.add_argument(
         "--workers",
         type=int,
@@ -151,10 +150,7 @@ def main() -> None:
         default=60.0,
         help="skip the seed search once its next row would take longer (s)",
     )
-    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
-    args = parser.parse_args()
-    from common import conditions, markdown, write_results
-
+    args = common.parse_benchmark_args(parser)
     sizes = {
         "max n": args.max_n,
         "seed budget": f"{args.seed_budget:g} s",
@@ -185,7 +181,7 @@ def main() -> None:
         table_rows.append(
             [n, f"{t_row:.3f}", f"{int(result.nodes.sum()):,}", seed_text, ratio, f"{triangle:.3f}"]
         )
-        print(f"n = {n}: row {t_row:.3f} s, seed {seed_text} s", file=sys.stderr, flush=True)
+        common.progress(f"n = {n}: row {t_row:.3f} s, seed {seed_text} s")
     parts = [
         "CPU seconds of one process, one run each: the whole row M = 0..n from one search, "
         "and the seed's search once per M on the same cells (skipped once its next row would "
@@ -214,8 +210,7 @@ def main() -> None:
         + "\n```"
     )
     body = "\n\n".join(parts)
-    print(f"\n{body}")
-    write_results(__file__, body, timed=TIMED, repeats=REPEATS, sizes=sizes, out=args.out)
+    common.print_and_write(__file__, body, timed=TIMED, repeats=REPEATS, sizes=sizes, out=args.out)
 
 
 if __name__ == "__main__":

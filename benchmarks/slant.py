@@ -15,12 +15,12 @@ against the seed-style DFS, are in benchmarks/slant_kernel.py.  The tables go to
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+import common
 from common import (
     HERE,
     RESULTS,
@@ -95,9 +95,7 @@ def generate_set(cluster, n: int, count: int, path: Path) -> int:
 
 def main() -> None:
     """Generate, then solve through the pipeline, and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=10_000)
-    parser.add_argument("--n", type=int, default=10)
+    parser = common.benchmark_parser(__doc__, count=10_000, n=10)
     parser.add_argument(
         "--repeats",
         type=int,
@@ -108,8 +106,7 @@ def main() -> None:
         "--sets", action="store_true", help="solve the stored benchmark sets instead of generating"
     )
     parser.add_argument("--sizes", type=int, nargs="+", default=[5, 7, 10, 20, 50, 100])
-    parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
-    args = parser.parse_args()
+    args = common.parse_benchmark_args(parser)
     sizes = {
         **(
             {"sets": " ".join(map(str, args.sizes))}
@@ -169,10 +166,11 @@ def main() -> None:
         f"({', '.join(f'{s:.1f}' for s in solved)} s), each into a fresh folder on warm "
         "workers; generation timed once."
     )
-    print(f"\n{body}")
     repeats = f"{args.repeats} for the solve, 1 for the generation"
     settings = {**sizes, "solve repeats": args.repeats}
-    write_results(__file__, body, timed=TIMED, repeats=repeats, sizes=settings, out=args.out)
+    common.print_and_write(
+        __file__, body, timed=TIMED, repeats=repeats, sizes=settings, out=args.out
+    )
 
 
 if __name__ == "__main__":
