@@ -36,6 +36,7 @@ __all__ = ["install", "finishing", "check", "report", "GRACE_SECONDS", "SIGNALS"
 
 GRACE_SECONDS = 4.0  # after the first signal, the process is gone by then whatever it was doing
 SIGNALS = tuple(STOP_SIGNALS)  # the signals that stop a command: listed in errors, once
+_TRACKER_QUIET = "ignore::UserWarning:multiprocessing.resource_tracker"  # a warnings filter
 
 _state: dict = {"signum": None, "raised": False, "reported": False, "finishing": False}
 _lock = threading.Lock()
@@ -58,17 +59,28 @@ def install() -> None:
     threading.Thread(target=_watch, args=(read,), name="boardsweep-signals", daemon=True).start()
     atexit.register(_at_exit)  # registered first, so it runs after every library's own
     sys.unraisablehook = _unraisable(sys.unraisablehook)
+    # multiprocessing's resource tracker (a process the local cluster starts, which inherits
+    # this environment) frees what killed workers leaked, and would warn of it after the
+    # stop's one line
+    os.environ["PYTHONWARNINGS"] = ",".join(
+        filter(None, (os.environ.get("PYTHONWARNINGS"), _TRACKER_QUIET))
+    )
 
 
 def _unraisable(previous):
     """Python's hook for an exception a callback could not raise, less the stop's own: when
     the signal's :class:`Interrupted` lands in a C library's callback (llvmlite's, while
     numba compiles), the callback drops it and Python would print its traceback; the signal
-    is recorded, and :func:`check`, :func:`arrived` or the watchdog still honour it."""
+    is recorded, and :func:`check`, :func:`arrived` or the watchdog still honour it.  Once a
+    signal has arrived, the finalizers of objects it interrupted mid-construction fail too
+    (llvmlite's ``ObjectRef.__del__`` on a pass builder never finished): also dropped, since
+    the stop's one line says what happened."""
 
     def hook(info) -> None:
         if isinstance(info.exc_value, Interrupted | KeyboardInterrupt):
             return
+        if _state["signum"] is not None:
+            return  # stopping: an object the signal left half-built fails in its finalizer
         previous(info)
 
     return hook

@@ -16,6 +16,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -163,3 +164,58 @@ def test_a_stop_that_a_callback_swallowed_prints_no_traceback():
     other = SimpleNamespace(exc_value=ValueError("x"))
     hook(other)
     assert seen == [other]
+
+
+def test_after_a_stop_a_finalizer_the_signal_broke_prints_nothing(monkeypatch):
+    """Once a signal has arrived, an object it interrupted mid-construction (llvmlite's pass
+    builder, in a cold compile) fails in its finalizer: not printed, the stop's line says what
+    happened.  Before any signal, such an error is printed as usual."""
+    from types import SimpleNamespace
+
+    from boardsweep.pipeline import stopping
+
+    seen = []
+    hook = stopping._unraisable(seen.append)
+    broken = SimpleNamespace(exc_value=AttributeError("no attribute '_as_parameter_'"))
+    monkeypatch.setitem(stopping._state, "signum", None)
+    hook(broken)
+    monkeypatch.setitem(stopping._state, "signum", int(signal.SIGTERM))
+    hook(broken)
+    assert seen == [broken]
+
+
+def test_the_resource_tracker_frees_what_a_killed_worker_leaked_without_a_warning(tmp_path):
+    """A stopped run's killed workers leak semaphores that multiprocessing's resource tracker
+    frees at the end, warning of each on the run's stderr after its one line; the environment
+    :func:`stopping.install` sets (inherited by the tracker) keeps it quiet."""
+    script = tmp_path / "leak.py"
+    script.write_text(
+        "import multiprocessing as mp, os, sys, time\n"
+        "from boardsweep.pipeline import stopping\n"
+        "def child():\n"
+        "    global s\n"
+        "    s = mp.get_context('spawn').Semaphore()\n"
+        "    time.sleep(100)\n"
+        "if __name__ == '__main__':\n"
+        "    if sys.argv[1] == 'installed':\n"
+        "        stopping.install()\n"
+        "    p = mp.get_context('spawn').Process(target=child)\n"
+        "    p.start()\n"
+        "    time.sleep(3)\n"
+        "    p.kill()\n"
+        "    p.join()\n"
+    )
+    errs = {}
+    for how in ("bare", "installed"):
+        err = tmp_path / f"{how}.err"
+        with err.open("w") as sink:
+            subprocess.run(
+                [sys.executable, str(script), how], stderr=sink, env=run_env(), timeout=120
+            )
+        deadline = time.monotonic() + 30  # the tracker writes after its parent has gone
+        while how == "bare" and "leaked" not in err.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(1)
+        errs[how] = err.read_text()
+    assert "leaked semaphore" in errs["bare"]  # the case is real
+    assert "resource_tracker" not in errs["installed"], errs["installed"]
