@@ -88,10 +88,10 @@ GRADES = ("easy", "hard", "impossible", "harder")
 # deduce() answers
 _NONE, _SOLVED, _STALLED = 0, 1, 2
 
-# The shape bits (V, CARET, GT, LT) are :mod:`.tatham`'s.  They and the rings' ends stay Python
-# ints on purpose: passed to the jitted helpers they are typed as literals and numba compiles
-# a specialised copy for each, which an A/B of deduce found faster than one int64 copy
-# (unlike the constants of .state)
+# The shape bits (V, CARET, GT, LT) are :mod:`.tatham`'s, which hands them to _rule_out as int64
+# values.  The rings' ends stay Python ints on purpose: passed to the jitted helpers they are
+# typed as literals and numba compiles a specialised copy for each, which an A/B of deduce
+# found faster than one int64 copy (unlike the constants of .state)
 
 
 # the engine's fields (int32, one entry per point or per cell), named as in :mod:`.state`

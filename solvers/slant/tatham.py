@@ -47,8 +47,7 @@ __all__ = [
 ]
 
 # shape bits of a cell's pair with its right neighbour (V, CARET) and the one below (GT, LT).
-# Plain ints: passed to a jitted helper each is typed as a literal and gets a specialised copy,
-# which an A/B of the grader found faster than one int64 copy
+# (plain ints; the engines receive them as int64 values from lost_by and clue_shapes)
 V = 1  # left '\', right '/'
 CARET = 2  # left '/', right '\'
 GT = 4  # top '\', bottom '/'
