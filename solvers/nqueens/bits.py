@@ -1,6 +1,6 @@
-"""Bit helpers of the N-queens kernels (numba): the stack frame, one queen's move and the dead
-columns, written once and inlined into every search of :mod:`.kernel` and :mod:`.tree` (the bit
-intrinsics are :mod:`solvers.bitops`).
+"""Bit helpers of the N-queens kernels (numba): the stack frame with its push and pop, one
+queen's move and the dead columns, written once and inlined into every search of :mod:`.kernel`,
+:mod:`.constellations` and :mod:`.tree` (the bit intrinsics are :mod:`solvers.bitops`).
 
 The masks (``ld``, ``cd``, ``rd``) and the notation are described in :mod:`.kernel`.
 """
@@ -39,6 +39,23 @@ def load(stk, k):
     """Frame ``k`` of ``stk``: (avail, ld, cd, rd, row) as :func:`store` wrote it."""
     i = (k & 63) << 3
     return stk[i], stk[i + 1], stk[i + 2], stk[i + 3], stk[i + 4]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def push(stk, sp, rest, ld, cd, rd, row):
+    """Store a row with its untried columns ``rest`` at the top ``sp`` of the stack ``stk``;
+    returns the new top: ``sp + 1``, or ``sp`` (the frame left to be overwritten) when
+    ``rest`` is empty, so the loop does not branch on it."""
+    store(stk, sp, rest, ld, cd, rd, row)
+    return sp + (rest != 0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def pop(stk, sp):
+    """Take the top frame off the stack (``sp`` > 0): (new top, avail, ld, cd, rd, row)."""
+    sp -= 1
+    avail, ld, cd, rd, row = load(stk, sp)
+    return sp, avail, ld, cd, rd, row
 
 
 @njit(cache=True, nogil=True, inline="always")

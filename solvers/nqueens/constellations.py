@@ -51,7 +51,7 @@ import numpy as np
 from numba import njit
 
 from ..bitops import ctz, popcount
-from .bits import SLOTS, load, store
+from .bits import SLOTS, pop, push, store
 
 __all__: list[str] = []  # private to solvers.nqueens
 
@@ -286,8 +286,7 @@ def walk(n, d, D, ld, cd, rd, fb, sh):
     while True:
         bit = avail & -avail
         rest = avail ^ bit
-        store(stk, sp, rest, ld, cd, rd, d)
-        sp += rest != 0
+        sp = push(stk, sp, rest, ld, cd, rd, d)
         s = sh[d & 63]
         ld = (ld | bit) << s
         rd = (rd | bit) >> s
@@ -309,8 +308,7 @@ def walk(n, d, D, ld, cd, rd, fb, sh):
         if avail == 0:
             if sp == 0:
                 break
-            sp -= 1
-            avail, ld, cd, rd, d = load(stk, sp)
+            sp, avail, ld, cd, rd, d = pop(stk, sp)
     return leaves, nodes
 
 
@@ -330,8 +328,7 @@ def plain_walk(n, d, D, ld, cd, rd, fb, sh):
     while True:
         bit = avail & -avail
         rest = avail ^ bit
-        store(stk, sp, rest, ld, cd, rd, d)
-        sp += rest != 0
+        sp = push(stk, sp, rest, ld, cd, rd, d)
         s = sh[d & 63]
         ld = (ld | bit) << s
         rd = (rd | bit) >> s
@@ -343,8 +340,7 @@ def plain_walk(n, d, D, ld, cd, rd, fb, sh):
         if avail == 0:
             if sp == 0:
                 break
-            sp -= 1
-            avail, ld, cd, rd, d = load(stk, sp)
+            sp, avail, ld, cd, rd, d = pop(stk, sp)
     return leaves, nodes
 
 
@@ -388,8 +384,7 @@ def sym_walk(n, d, D, ld, cd, rd, fb, sh, rows, board, stab):
         bit = avail & -avail
         rest = avail ^ bit
         board[rows[d]] = ctz(bit)
-        store(stk, sp, rest, ld, cd, rd, d)
-        sp += rest != 0
+        sp = push(stk, sp, rest, ld, cd, rd, d)
         s = sh[d]
         ld = (ld | bit) << s
         rd = (rd | bit) >> s
@@ -403,8 +398,7 @@ def sym_walk(n, d, D, ld, cd, rd, fb, sh, rows, board, stab):
         if avail == 0:
             if sp == 0:
                 break
-            sp -= 1
-            avail, ld, cd, rd, d = load(stk, sp)
+            sp, avail, ld, cd, rd, d = pop(stk, sp)
     return leaves, classes, nodes
 
 
@@ -522,8 +516,7 @@ def select(n, cons, depth, wanted, cap, out, stabs):
             else:
                 if sp == 0:
                     break
-                sp -= 1
-                avail, ld, cd, rd, d = load(stk, sp)
+                sp, avail, ld, cd, rd, d = pop(stk, sp)
         cols[:depth] = -1
     return walked, kept
 

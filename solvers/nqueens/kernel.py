@@ -54,7 +54,7 @@ import numpy as np
 from numba import njit
 
 from ..bitops import ctz, popcount
-from .bits import SLOTS, dead, load, place, store
+from .bits import SLOTS, dead, place, pop, push
 from .symmetry import (
     CORNER,
     HALF,
@@ -97,8 +97,8 @@ def class_size(board, n, b1):
 # hot kernels: iterative DFS over an explicit stack of *frames*
 #
 # A frame (avail, ld, cd, rd, row) is a row whose untried columns are ``avail``.  Each pass of the
-# loop places one queen: take the lowest bit of ``avail``, push the frame with the bits left (the
-# push is a store and ``sp += rest != 0``, so a row with no column left is never stacked), then
+# loop places one queen: take the lowest bit of ``avail``, push the frame with the bits left (a
+# push stores and adds ``rest != 0`` to ``sp``, so a row with no column left is never stacked), then
 # step down to the child row; when the child has no column left to try (a dead end, or the
 # board is full) pop the newest frame instead.  Popping therefore skips every exhausted row at
 # once, and the loop has one data-dependent branch per pass.
@@ -110,7 +110,8 @@ def class_size(board, n, b1):
 # are those of the plain row-by-row search with the rules of :mod:`.symmetry`.
 
 
-_NO_BOARD = np.zeros(1, np.int64)  # the corner search keeps no board
+_NO_BOARD = np.zeros(1, np.int64)  # the corner search and the plain count keep no board
+_NO_SOLUTIONS = np.zeros((0, 1), np.int8)  # the plain count writes none
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -158,8 +159,7 @@ def _walk(n, b1, row, ld, cd, rd, board, corner):
         rest = avail ^ bit
         if not corner:
             brd[row & 63] = bit
-        store(stk, sp, rest, ld, cd, rd, row)
-        sp += rest != 0
+        sp = push(stk, sp, rest, ld, cd, rd, row)
         ld, cd, rd = place(ld, cd, rd, bit)
         row += 1
         avail = ~(ld | cd | rd) & rm[row & 63]
@@ -183,8 +183,7 @@ def _walk(n, b1, row, ld, cd, rd, board, corner):
         if avail == 0:
             if sp == 0:
                 break
-            sp -= 1
-            avail, ld, cd, rd, row = load(stk, sp)
+            sp, avail, ld, cd, rd, row = pop(stk, sp)
     if corner:
         count = 8 * classes
     return count, classes, nodes
@@ -205,8 +204,34 @@ def side_walk(n, b1, row, ld, cd, rd, board):
 @njit(cache=True, nogil=True)
 def plain_count(n, ld, cd, rd):
     """(solutions, nodes) below a plain state (no symmetry); the row is implied by ``cd``."""
+    return _plain(n, 0, ld, cd, rd, _NO_BOARD, _NO_SOLUTIONS, False)
+
+
+@njit(cache=True, nogil=True)
+def plain_fill(n, row, ld, cd, rd, cols, out):
+    """Write every solution below a plain state at ``row`` into ``out`` (int8), lexicographically.
+
+    ``cols`` holds the columns of rows < ``row``; returns the number written.
+    """
+    found, _ = _plain(n, row, ld, cd, rd, cols, out, True)
+    return found
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _plain(n, row, ld, cd, rd, cols, out, fill):
+    """(solutions, nodes) below a plain state at ``row`` (no symmetry); with ``fill``, each
+    solution is also written to the next row of ``out`` (int8), lexicographically, ``cols``
+    holding the columns of the rows above.
+
+    ``fill`` is a constant at each of the two callers, as ``corner`` is for :func:`_walk`, so
+    the count compiles to a loop that keeps no board.
+    """
     mask = (np.int64(1) << n) - 1
     stk = np.empty(8 * SLOTS, np.int64)
+    col = np.zeros(SLOTS if fill else 1, np.int64)
+    if fill:
+        for i in range(row):
+            col[i] = cols[i]
     avail = ~(ld | cd | rd) & mask
     found = 0
     nodes = 0
@@ -217,51 +242,19 @@ def plain_count(n, ld, cd, rd):
         bit = avail & -avail
         rest = avail ^ bit
         nodes += 1
-        store(stk, sp, rest, ld, cd, rd, 0)
-        sp += rest != 0
-        ld, cd, rd = place(ld, cd, rd, bit)
-        avail = ~(ld | cd | rd) & mask
-        found += cd == mask
-        if avail == 0:
-            if sp == 0:
-                break
-            sp -= 1
-            avail, ld, cd, rd, _ = load(stk, sp)
-    return found, nodes
-
-
-@njit(cache=True, nogil=True)
-def plain_fill(n, row, ld, cd, rd, cols, out):
-    """Write every solution below a plain state at ``row`` into ``out`` (int8), lexicographically.
-
-    ``cols`` holds the columns of rows < ``row``; returns the number written.
-    """
-    mask = (np.int64(1) << n) - 1
-    stk = np.empty(8 * SLOTS, np.int64)
-    col = np.zeros(SLOTS, np.int64)
-    for i in range(row):
-        col[i] = cols[i]
-    avail = ~(ld | cd | rd) & mask
-    found = 0
-    sp = 0
-    if avail == 0:
-        return 0
-    while True:
-        bit = avail & -avail
-        rest = avail ^ bit
-        col[row & 63] = ctz(bit)
-        store(stk, sp, rest, ld, cd, rd, row)
-        sp += rest != 0
+        if fill:
+            col[row & 63] = ctz(bit)
+        sp = push(stk, sp, rest, ld, cd, rd, row)
         ld, cd, rd = place(ld, cd, rd, bit)
         row += 1
         avail = ~(ld | cd | rd) & mask
         if cd == mask:
-            for j in range(n):
-                out[found, j] = col[j]
+            if fill:
+                for j in range(n):
+                    out[found, j] = col[j]
             found += 1
         if avail == 0:
             if sp == 0:
                 break
-            sp -= 1
-            avail, ld, cd, rd, row = load(stk, sp)
-    return found
+            sp, avail, ld, cd, rd, row = pop(stk, sp)
+    return found, nodes
