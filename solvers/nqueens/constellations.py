@@ -52,6 +52,7 @@ from numba import njit
 
 from ..bitops import ctz, popcount
 from .bits import SLOTS, pop, push, store
+from .numbering import NEVER, first_wanted, keep, last_row
 
 __all__: list[str] = []  # private to solvers.nqueens
 
@@ -435,22 +436,6 @@ def count_unit(n, unit, stab):
     return weight * leaves, classes, nodes
 
 
-_NEVER = np.int64(1 << 62)  # a unit number no walk reaches (a numpy scalar: a Python int
-# passed to select would be typed as a literal and compile it once more)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def take(con, cols, depth, wanted, kept, out, stabs):
-    """Write the unit (``con``'s border, ``cols[:depth]``) as row ``kept`` of ``out`` and
-    ``stabs``; (units kept, next unit number wanted)."""
-    out[kept, :4] = con[:4]
-    for j in range(depth):
-        out[kept, 4 + j] = cols[j]
-    stabs[kept] = con[4]
-    kept += 1
-    return kept, wanted[kept] if kept < wanted.shape[0] else _NEVER
-
-
 @njit(cache=True, nogil=True)
 def select(n, cons, depth, wanted, cap, out, stabs):
     """Walk the units of ``depth`` (inner rows fixed beyond the border) in order, keeping some.
@@ -469,55 +454,53 @@ def select(n, cons, depth, wanted, cap, out, stabs):
     full = (np.int64(1) << n) - 1
     walked = 0
     kept = 0
-    nxt = wanted[0] if wanted.shape[0] > 0 else _NEVER
+    nxt = first_wanted(wanted)
     cols = np.full(SLOTS, -1, np.int64)
     stk = np.empty(8 * SLOTS, np.int64)
     for i in range(cons.shape[0]):
         con = cons[i]
+        first = kept
         rows, fb, sh, D, cd = setup(n, con)
         if depth == 0 or D < depth:
             if walked == nxt:
-                kept, nxt = take(con, cols, depth, wanted, kept, out, stabs)
+                kept, nxt = keep(kept, cols, depth, wanted, out)
             walked += 1
-            if walked > cap:
-                return walked, kept
-            continue
-        d = 0
-        ld = rd = np.int64(0)
-        avail = ~(ld | cd | rd | fb[0]) & full
-        sp = 0
-        while True:  # depth-first over the first ``depth`` inner rows
-            if avail != 0 and d == depth - 1:  # each column left ends one unit
-                left = popcount(avail)
-                if walked + left <= nxt:
-                    walked += left
+        else:
+            d = 0
+            ld = rd = np.int64(0)
+            avail = ~(ld | cd | rd | fb[0]) & full
+            sp = 0
+            while True:  # depth-first over the first ``depth`` inner rows
+                if avail != 0 and d == depth - 1:  # each column left ends one unit
+                    left = popcount(avail)
+                    if walked + left <= nxt:
+                        walked += left
+                    else:
+                        walked, kept, nxt = last_row(avail, d, walked, kept, nxt, cols, wanted, out)
+                    avail = np.int64(0)
+                    if walked > cap:
+                        break
+                elif avail != 0:
+                    bit = avail & -avail
+                    avail ^= bit
+                    cols[d] = ctz(bit)
+                    store(stk, sp, avail, ld, cd, rd, d)
+                    sp += 1
+                    ld = (ld | bit) << sh[d]
+                    rd = (rd | bit) >> sh[d]
+                    cd |= bit
+                    d += 1
+                    avail = ~(ld | cd | rd | fb[d]) & full
                 else:
-                    while avail:
-                        bit = avail & -avail
-                        avail ^= bit
-                        if walked == nxt:
-                            cols[d] = ctz(bit)
-                            kept, nxt = take(con, cols, depth, wanted, kept, out, stabs)
-                        walked += 1
-                avail = np.int64(0)
-                if walked > cap:
-                    return walked, kept
-            elif avail != 0:
-                bit = avail & -avail
-                avail ^= bit
-                cols[d] = ctz(bit)
-                store(stk, sp, avail, ld, cd, rd, d)
-                sp += 1
-                ld = (ld | bit) << sh[d]
-                rd = (rd | bit) >> sh[d]
-                cd |= bit
-                d += 1
-                avail = ~(ld | cd | rd | fb[d]) & full
-            else:
-                if sp == 0:
-                    break
-                sp, avail, ld, cd, rd, d = pop(stk, sp)
-        cols[:depth] = -1
+                    if sp == 0:
+                        break
+                    sp, avail, ld, cd, rd, d = pop(stk, sp)
+            cols[:depth] = -1
+        for j in range(first, kept):  # the units kept from this constellation
+            out[j, :4] = con[:4]
+            stabs[j] = con[4]
+        if walked > cap:
+            return walked, kept
     return walked, kept
 
 
@@ -528,7 +511,7 @@ def units(n, depth):
     :func:`select` with the wanted unit numbers."""
     cons = canonical(n)
     none = np.zeros(0, np.int64)
-    m, _ = select(n, cons, depth, none, _NEVER, np.zeros((0, 4 + depth), np.int64), none)
+    m, _ = select(n, cons, depth, none, NEVER, np.zeros((0, 4 + depth), np.int64), none)
     out = np.empty((m, 4 + depth), np.int64)
     stabs = np.empty(m, np.int64)
     select(n, cons, depth, np.arange(m), m, out, stabs)

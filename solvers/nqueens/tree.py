@@ -11,6 +11,7 @@ from numba import njit
 from ..bitops import ctz, popcount
 from .bits import SLOTS, load, place, store
 from .kernel import class_size, corner_walk, plain_count, plain_fill, side_walk
+from .numbering import first_wanted, keep, last_row
 from .symmetry import row_avail, row_masks, top_choices
 
 __all__: list[str] = []  # private to solvers.nqueens
@@ -62,19 +63,9 @@ def replay(n, prefix, board):
     return True, corner, b1, ld, cd, rd
 
 
-_NEVER = 1 << 62  # a path number no walk reaches
 # the first row below a corner / side root, as numpy scalars: a Python constant would be typed
 # as a literal, and each walk compiled once more for it (see .symmetry)
 _ROW1, _ROW2 = np.int64(1), np.int64(2)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def take(cols, depth, wanted, kept, out):
-    """Write the path ``cols`` as row ``kept`` of ``out``; (paths kept, next path wanted)."""
-    for j in range(depth):
-        out[kept, j] = cols[j]
-    kept += 1
-    return kept, wanted[kept] if kept < wanted.shape[0] else _NEVER
 
 
 @njit(cache=True, nogil=True)
@@ -91,7 +82,7 @@ def select(n, depth, wanted, cap, out):
     """
     walked = 0
     kept = 0
-    nxt = wanted[0] if wanted.shape[0] > 0 else _NEVER
+    nxt = first_wanted(wanted)
     cols = np.zeros(SLOTS, np.int64)
     stk = np.empty(8 * SLOTS, np.int64)
     z = np.int64(0)
@@ -111,7 +102,7 @@ def select(n, depth, wanted, cap, out):
                 ld, cd, rd = place(ld, cd, rd, np.int64(1) << b1)
             if row == depth:
                 if walked == nxt:
-                    kept, nxt = take(cols, depth, wanted, kept, out)
+                    kept, nxt = keep(kept, cols, depth, wanted, out)
                 walked += 1
                 if walked > cap:
                     return walked, kept
@@ -126,13 +117,9 @@ def select(n, depth, wanted, cap, out):
                     if walked + left <= nxt:
                         walked += left
                     else:
-                        while avail:
-                            bit = avail & -avail
-                            avail ^= bit
-                            if walked == nxt:
-                                cols[row] = ctz(bit)
-                                kept, nxt = take(cols, depth, wanted, kept, out)
-                            walked += 1
+                        walked, kept, nxt = last_row(
+                            avail, row, walked, kept, nxt, cols, wanted, out
+                        )
                     avail = 0
                     if walked > cap:
                         return walked, kept
