@@ -59,6 +59,8 @@ Variables = define(
         "m_big": (7, 1),  # the other end
         "m_label": (8, 1),  # the smaller tree's label before the merge
         "hpos": (9, 1),  # position in the heap, -1 if not there
+        "heap": (10, 1),  # the VSIDS heap: the variable at each position (``s[_NHEAP]`` of them)
+        "trail": (11, 1),  # the literals assigned, in order (``s[_NTRAIL]`` of them)
     },
 )
 Vertices = define(
@@ -69,6 +71,7 @@ Vertices = define(
         "size": (2, 1),  # tree size, valid at labels
         "pred": (3, 1),  # path search: the edge literal the vertex was reached by
         "mark": (4, 1),  # path search: the stamp of the search that reached it
+        "queue": (5, 1),  # path search: the vertices reached, in order
     },
 )
 _NV, _NU = Variables.ROWS, Vertices.ROWS
@@ -98,64 +101,66 @@ def _truth(V, lit):
     return 1 if v == (lit & 1) else 0
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _heap_put(V, k, x):
+    """Put variable ``x`` at position ``k`` of the heap."""
+    V.heap[k] = x
+    V.hpos[x] = k
+
+
 @njit(cache=True, nogil=True)
-def _heap_up(heap, V, act, k):
-    x = heap[k]
+def _heap_up(V, act, k):
+    x = V.heap[k]
     while k > 0:
         parent = (k - 1) >> 1
-        y = heap[parent]
+        y = V.heap[parent]
         if act[y] >= act[x]:
             break
-        heap[k] = y
-        V.hpos[y] = k
+        _heap_put(V, k, y)
         k = parent
-    heap[k] = x
-    V.hpos[x] = k
+    _heap_put(V, k, x)
 
 
 @njit(cache=True, nogil=True)
-def _heap_down(heap, V, act, n, k):
-    x = heap[k]
-    while True:
-        child = 2 * k + 1
-        if child >= n:
-            break
-        if child + 1 < n and act[heap[child + 1]] > act[heap[child]]:
+def _heap_down(V, act, n, k):
+    x = V.heap[k]
+    child = 2 * k + 1
+    while child < n:
+        if child + 1 < n and act[V.heap[child + 1]] > act[V.heap[child]]:
             child += 1
-        y = heap[child]
+        y = V.heap[child]
         if act[y] <= act[x]:
             break
-        heap[k] = y
-        V.hpos[y] = k
+        _heap_put(V, k, y)
         k = child
-    heap[k] = x
-    V.hpos[x] = k
+        child = 2 * k + 1
+    _heap_put(V, k, x)
 
 
 @njit(cache=True, nogil=True)
-def _heap_insert(heap, V, act, s, x):
+def _heap_insert(V, act, s, x):
     if V.hpos[x] >= 0:
         return
     k = s[_NHEAP]
     s[_NHEAP] += 1
-    heap[k] = x
-    _heap_up(heap, V, act, k)
+    V.heap[k] = x
+    _heap_up(V, act, k)
 
 
 @njit(cache=True, nogil=True)
-def _heap_pop(heap, V, act, s):
-    x = heap[0]
+def _heap_pop(V, act, s):
+    x = V.heap[0]
     V.hpos[x] = -1
     s[_NHEAP] -= 1
     n = s[_NHEAP]
     if n > 0:
-        heap[0] = heap[n]
-        _heap_down(heap, V, act, n, 0)
+        V.heap[0] = V.heap[n]
+        _heap_down(V, act, n, 0)
     return x
 
 
 @njit(cache=True, nogil=True)
-def _bump(heap, V, act, inc, x):
+def _bump(V, act, inc, x):
     """Raise variable ``x``'s activity by ``inc``; returns the increment to use from now on
     (all activities are scaled down when one grows too large)."""
     act[x] += inc
@@ -164,22 +169,22 @@ def _bump(heap, V, act, inc, x):
             act[y] *= 1e-100
         inc *= 1e-100
     if V.hpos[x] >= 0:
-        _heap_up(heap, V, act, V.hpos[x])
+        _heap_up(V, act, V.hpos[x])
     return inc
 
 
 @njit(cache=True, nogil=True)
-def _assign(V, trail, s, lit, why):
+def _assign(V, s, lit, why):
     x = lit >> 1
     V.val[x] = lit & 1
     V.lev[x] = s[_LEVEL]
     V.why[x] = why
-    trail[s[_NTRAIL]] = lit
+    V.trail[s[_NTRAIL]] = lit
     s[_NTRAIL] += 1
 
 
 @njit(cache=True, nogil=True)
-def _merge(V, U, ends, inc_start, inc, trail, s, lit):
+def _merge(V, U, ends, inc_start, inc, s, lit):
     """Add the edge of the literal ``lit`` (just taken off the queue) to the forest, refuting
     every open slash it leaves inside one tree; False if its ends share a tree already."""
     a = ends[0, lit]
@@ -198,7 +203,7 @@ def _merge(V, U, ends, inc_start, inc, trail, s, lit):
             if V.val[e >> 1] < 0:
                 other = ends[0, e] + ends[1, e] - u
                 if U.comp[other] == lb:
-                    _assign(V, trail, s, e ^ 1, _LOOP)
+                    _assign(V, s, e ^ 1, _LOOP)
         u = U.next[u]
         if u == a:
             break
@@ -221,13 +226,13 @@ def _split(V, U, x):
 
 
 @njit(cache=True, nogil=True)
-def _propagate(V, U, ends, inc_start, inc, cl, cstart, clen, wnext, whead, trail, s):
+def _propagate(V, U, ends, inc_start, inc, cl, cstart, clen, wnext, whead, s):
     """Unit and loop propagation of the queued assignments: ``_NO_CONFLICT``, a clause all
     of whose literals are false, or ``_LOOP_CONFLICT`` (the literal in ``s[_CONFLICT_LIT]``)."""
     while s[_QHEAD] < s[_NTRAIL]:
-        p = trail[s[_QHEAD]]
+        p = V.trail[s[_QHEAD]]
         s[_QHEAD] += 1
-        if not _merge(V, U, ends, inc_start, inc, trail, s, p):
+        if not _merge(V, U, ends, inc_start, inc, s, p):
             s[_CONFLICT_LIT] = p
             return _LOOP_CONFLICT
         f = p ^ 1  # now false: visit the clauses watching it
@@ -263,23 +268,23 @@ def _propagate(V, U, ends, inc_start, inc, cl, cstart, clen, wnext, whead, trail
             prev = node
             if _truth(V, other) == 0:
                 return c
-            _assign(V, trail, s, other, c)
+            _assign(V, s, other, c)
             node = following
     return _NO_CONFLICT
 
 
 @njit(cache=True, nogil=True)
-def _path(V, U, ends, inc_start, inc, s, queue, a, b, out, n):
+def _path(V, U, ends, inc_start, inc, s, a, b, out, n):
     """Write the forest's edge literals on the path from vertex ``a`` to ``b``, negated, to
-    ``out[n:]`` (``queue``: scratch of one entry per vertex); returns the new length."""
+    ``out[n:]`` (a breadth-first search in ``U.queue``); returns the new length."""
     s[_STAMP] += 1
     stamp = s[_STAMP]
     U.mark[a] = stamp
     U.pred[a] = -1
     head, tail = 0, 1
-    queue[0] = a
+    U.queue[0] = a
     while head < tail:
-        u = queue[head]
+        u = U.queue[head]
         head += 1
         if u == b:
             break
@@ -291,7 +296,7 @@ def _path(V, U, ends, inc_start, inc, s, queue, a, b, out, n):
                 if U.mark[w] != stamp:
                     U.mark[w] = stamp
                     U.pred[w] = e
-                    queue[tail] = w
+                    U.queue[tail] = w
                     tail += 1
     u = b
     while u != a:
@@ -303,13 +308,13 @@ def _path(V, U, ends, inc_start, inc, s, queue, a, b, out, n):
 
 
 @njit(cache=True, nogil=True)
-def _reason(V, U, ends, inc_start, inc, cl, cstart, clen, s, queue, buf, why, lit):
+def _reason(V, U, ends, inc_start, inc, cl, cstart, clen, s, buf, why, lit):
     """Write to ``buf`` the false literals that imply the true literal ``lit`` (its reason
     ``why``: a clause or ``_LOOP``), or with ``lit < 0`` those of the conflict clause ``why``;
     returns their count."""
     if why == _LOOP:
         f = lit ^ 1  # the refuted slash: its ends are joined by the forest
-        return _path(V, U, ends, inc_start, inc, s, queue, ends[0, f], ends[1, f], buf, _ZERO)
+        return _path(V, U, ends, inc_start, inc, s, ends[0, f], ends[1, f], buf, _ZERO)
     m = 0
     for j in range(cstart[why], cstart[why] + clen[why]):
         if cl[j] != lit:
@@ -319,36 +324,19 @@ def _reason(V, U, ends, inc_start, inc, cl, cstart, clen, s, queue, buf, why, li
 
 
 @njit(cache=True, nogil=True)
-def _analyze(
-    V,
-    U,
-    ends,
-    inc_start,
-    inc,
-    cl,
-    cstart,
-    clen,
-    trail,
-    s,
-    queue,
-    buf,
-    learnt,
-    heap,
-    act,
-    bump,
-    conflict,
-):
+def _analyze(V, U, ends, inc_start, inc, cl, cstart, clen, s, buf, learnt, act, bump, conflict):
     """First-UIP conflict analysis: the learned clause in ``learnt`` (the asserting literal
     first, a literal of the level to jump back to second); returns (length, that level, the
-    activity increment).  Its arrays come bare, one parameter each, as every hot function's
-    here (a tuple of arrays costs numba a reference count per read: :mod:`solvers.fields`)."""
+    activity increment).  Arrays of one entry per variable or per vertex are fields of ``V``
+    and ``U``; the rest come bare, one parameter each, as every hot function's here (a tuple
+    of arrays costs numba a reference count per read: :mod:`solvers.fields`)."""
     current = s[_LEVEL]
     if conflict == _LOOP_CONFLICT:
         p = s[_CONFLICT_LIT]
         buf[0] = p ^ 1
-        m = _path(V, U, ends, inc_start, inc, s, queue, ends[0, p], ends[1, p], buf, _ONE)
+        m = _path(V, U, ends, inc_start, inc, s, ends[0, p], ends[1, p], buf, _ONE)
     else:
-        m = _reason(V, U, ends, inc_start, inc, cl, cstart, clen, s, queue, buf, conflict, _NONE)
+        m = _reason(V, U, ends, inc_start, inc, cl, cstart, clen, s, buf, conflict, _NONE)
     nl = 1
     pending = 0  # marked literals of the current level not yet resolved away
     k = s[_NTRAIL] - 1
@@ -358,21 +346,21 @@ def _analyze(
             y = q >> 1
             if V.seen[y] == 0 and V.lev[y] > 0:
                 V.seen[y] = 1
-                bump = _bump(heap, V, act, bump, y)
+                bump = _bump(V, act, bump, y)
                 if V.lev[y] >= current:
                     pending += 1
                 else:
                     learnt[nl] = q
                     nl += 1
-        while V.seen[trail[k] >> 1] == 0:
+        while V.seen[V.trail[k] >> 1] == 0:
             k -= 1
-        p = trail[k]
+        p = V.trail[k]
         k -= 1
         V.seen[p >> 1] = 0
         pending -= 1
         if pending == 0:
             break
-        m = _reason(V, U, ends, inc_start, inc, cl, cstart, clen, s, queue, buf, V.why[p >> 1], p)
+        m = _reason(V, U, ends, inc_start, inc, cl, cstart, clen, s, buf, V.why[p >> 1], p)
     learnt[0] = p ^ 1
     back = 0
     for j in range(1, nl):
@@ -384,18 +372,18 @@ def _analyze(
 
 
 @njit(cache=True, nogil=True)
-def _backtrack(V, U, trail, lim, s, heap, act, level):
+def _backtrack(V, U, lim, s, act, level):
     """Undo every assignment above decision level ``level``, each variable keeping its value
     as its phase."""
     if s[_LEVEL] <= level:
         return
     for k in range(s[_NTRAIL] - 1, lim[level] - 1, -1):
-        x = trail[k] >> 1
+        x = V.trail[k] >> 1
         if V.merged[x] == 1:
             _split(V, U, x)
         V.phase[x] = V.val[x]
         V.val[x] = -1
-        _heap_insert(heap, V, act, s, x)
+        _heap_insert(V, act, s, x)
     s[_NTRAIL] = lim[level]
     s[_QHEAD] = lim[level]
     s[_LEVEL] = level
@@ -439,6 +427,20 @@ def _store(cl, cstart, clen, wnext, whead, counts, lits, m):
     wnext = _grown(wnext, 2 * counts[0] + 2)
     cl = _grown(cl, counts[1] + m)
     return _add_clause(cl, cstart, clen, wnext, whead, counts, lits, m), cl, cstart, clen, wnext
+
+
+@njit(cache=True, nogil=True)
+def _learn(V, s, cl, cstart, clen, wnext, whead, counts, lits, m, asserting):
+    """Add the learned clause ``lits[:m]`` after the backjump: a unit is assigned at once; a
+    longer clause is stored and, if ``asserting``, its first literal assigned with the clause
+    as reason.  Returns the clause arrays, grown if they were full: (cl, cstart, clen, wnext)."""
+    if m == 1:
+        _assign(V, s, lits[0], _DECIDED)
+    else:
+        c, cl, cstart, clen, wnext = _store(cl, cstart, clen, wnext, whead, counts, lits, m)
+        if asserting:
+            _assign(V, s, lits[0], c)
+    return cl, cstart, clen, wnext
 
 
 @njit(cache=True, nogil=True)
@@ -554,7 +556,6 @@ def solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
         U.mark[u] = 0
     V = as_variables(np.empty((_NV, n), dtype=np.int64))
     act = np.zeros(n, dtype=np.float64)
-    heap = np.empty(n, dtype=np.int64)
     s = np.zeros(_NS, dtype=np.int64)
     for x in range(n):
         V.val[x] = -1
@@ -567,7 +568,7 @@ def solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
             if ws.free[q] >= 2:
                 act[x] += ws.weight[q]
     for x in range(n):
-        _heap_insert(heap, V, act, s, x)
+        _heap_insert(V, act, s, x)
     clued = 0  # clued points around open cells: at most 8 clauses, 24 literals each
     for p in range((R + 1) * W):
         if ws.clue[p] >= 0 and ws.free[p] > 0:
@@ -580,8 +581,6 @@ def solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
     counts = np.zeros(2, dtype=np.int64)
     learnt = np.empty(n + nv + 2, dtype=np.int64)
     buf = np.empty(n + nv + 2, dtype=np.int64)
-    queue = np.empty(nv, dtype=np.int64)
-    trail = np.empty(n, dtype=np.int64)
     lim = np.empty(n + 1, dtype=np.int64)
     units = np.empty(8 * clued + 2 * n, dtype=np.int64)
     nu = _clue_clauses(ws, R, C, varof, cl, cstart, clen, wnext, whead, counts, learnt, units)
@@ -596,54 +595,34 @@ def solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
         if t == 0:
             return 0, nodes
         if t < 0:
-            _assign(V, trail, s, units[j], _DECIDED)
+            _assign(V, s, units[j], _DECIDED)
     nsol = 0
     bump = 1.0
     restarts = _ONE
     since_restart = 0
     while True:
-        conflict = _propagate(V, U, ends, inc_start, inc, cl, cstart, clen, wnext, whead, trail, s)
+        conflict = _propagate(V, U, ends, inc_start, inc, cl, cstart, clen, wnext, whead, s)
         if conflict != _NO_CONFLICT:
             nodes += 1
             if s[_LEVEL] == 0:
                 return nsol, nodes  # no (further) solution
             nl, back, bump = _analyze(
-                V,
-                U,
-                ends,
-                inc_start,
-                inc,
-                cl,
-                cstart,
-                clen,
-                trail,
-                s,
-                queue,
-                buf,
-                learnt,
-                heap,
-                act,
-                bump,
-                conflict,
+                V, U, ends, inc_start, inc, cl, cstart, clen, s, buf, learnt, act, bump, conflict
             )
-            _backtrack(V, U, trail, lim, s, heap, act, back)
-            if nl == 1:
-                _assign(V, trail, s, learnt[0], _DECIDED)
-            else:
-                c, cl, cstart, clen, wnext = _store(
-                    cl, cstart, clen, wnext, whead, counts, learnt, nl
-                )
-                _assign(V, trail, s, learnt[0], c)
+            _backtrack(V, U, lim, s, act, back)
+            cl, cstart, clen, wnext = _learn(
+                V, s, cl, cstart, clen, wnext, whead, counts, learnt, nl, True
+            )
             bump /= DECAY
             since_restart += 1
             if since_restart >= RESTART_UNIT * _luby(restarts):
-                _backtrack(V, U, trail, lim, s, heap, act, _ZERO)
+                _backtrack(V, U, lim, s, act, _ZERO)
                 restarts += 1
                 since_restart = 0
         else:
             x = -1
             while s[_NHEAP] > 0:
-                y = _heap_pop(heap, V, act, s)
+                y = _heap_pop(V, act, s)
                 if V.val[y] < 0:
                     x = y
                     break
@@ -664,17 +643,14 @@ def solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
                         m += 1
                 if m == 0:
                     return nsol, nodes
-                _backtrack(V, U, trail, lim, s, heap, act, _ZERO)
-                if m == 1:
-                    _assign(V, trail, s, learnt[0], _DECIDED)
-                else:
-                    _, cl, cstart, clen, wnext = _store(
-                        cl, cstart, clen, wnext, whead, counts, learnt, m
-                    )
+                _backtrack(V, U, lim, s, act, _ZERO)
+                cl, cstart, clen, wnext = _learn(
+                    V, s, cl, cstart, clen, wnext, whead, counts, learnt, m, False
+                )
                 continue
             nodes += 1
             if nodes > max_nodes > 0:
                 return -1, nodes
             lim[s[_LEVEL]] = s[_NTRAIL]
             s[_LEVEL] += 1
-            _assign(V, trail, s, 2 * x + V.phase[x], _DECIDED)
+            _assign(V, s, 2 * x + V.phase[x], _DECIDED)
