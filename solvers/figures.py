@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__presentation__ = True  # presents results, decides none (solvers.identity)
-
 __all__ = [
     "MAX_WIDTH",
     "MAX_HEIGHT",
@@ -25,6 +23,8 @@ __all__ = [
     "plain_log_ticks",
     "confidence",
 ]
+
+__presentation__ = True  # presents results, decides none (solvers.identity)
 
 MAX_WIDTH = 16.0  # inches: 1600 pixels at the 100 dpi reports are saved at
 MAX_HEIGHT = 20.0

@@ -38,9 +38,9 @@ from .report_data import (
 )
 from .report_figures import exact_figure, expected_max_figure, placements_figure
 
-__presentation__ = True  # presents results, decides none (solvers.identity)
-
 __all__ = ["report", "statistics_table", "exact_distributions", "EXACT_DENSITIES"]
+
+__presentation__ = True  # presents results, decides none (solvers.identity)
 
 Loaders = Mapping[str, Callable[..., pa.Table]]
 EXACT_DENSITIES = (0.1, 0.2, 0.3, 0.5, 0.7, 0.9)

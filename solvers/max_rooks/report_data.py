@@ -30,8 +30,6 @@ from .summary import histograms as summary_histograms
 from .summary import statistics, summarize
 from .tables import COUNT_STATUS
 
-__presentation__ = True  # presents results, decides none (solvers.identity)
-
 __all__ = [
     "GIVEN",
     "STATUS",
@@ -45,6 +43,8 @@ __all__ = [
     "max_probabilities",
     "transposed_key",
 ]
+
+__presentation__ = True  # presents results, decides none (solvers.identity)
 
 GIVEN = -1.0  # the density of boards that were given, not generated
 STATUS = COUNT_STATUS  # count_status bins 0, 1, 2

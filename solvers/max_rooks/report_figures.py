@@ -23,9 +23,9 @@ import numpy as np
 from ..figures import label_series, new_figure, scaled, series_colours
 from .report_data import GIVEN, exact_curves, max_probabilities, transposed_key
 
-__presentation__ = True  # presents results, decides none (solvers.identity)
-
 __all__ = ["expected_max_figure", "placements_figure", "exact_figure", "MOST_LINES"]
+
+__presentation__ = True  # presents results, decides none (solvers.identity)
 
 MOST_LINES = 8  # more series than this in a histogram panel: aggregate, then a heat map
 _DENSITY = "wall density p (probability that a cell is a wall)"

@@ -8,9 +8,9 @@ import pyarrow as pa
 
 from ..contract import Report, count_value
 
-__presentation__ = True  # presents results, decides none (solvers.identity)
-
 __all__ = ["report", "counts_frame", "counts_figure"]
+
+__presentation__ = True  # presents results, decides none (solvers.identity)
 
 
 def counts_frame(table: pa.Table):

@@ -10,9 +10,9 @@ import pyarrow as pa
 
 from ..contract import Report, count_value
 
-__presentation__ = True  # presents results, decides none (solvers.identity)
-
 __all__ = ["report", "triangle", "triangle_figure"]
+
+__presentation__ = True  # presents results, decides none (solvers.identity)
 
 
 def _cells(table: pa.Table) -> dict[int, dict[int, int]]:

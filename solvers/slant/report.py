@@ -17,9 +17,9 @@ import pyarrow as pa
 from ..contract import Report
 from ..figures import new_figure, plain_log_ticks, scaled
 
-__presentation__ = True  # presents results, decides none (solvers.identity)
-
 __all__ = ["report", "slant_summary", "plot_times", "plot_status", "plot_nodes", "STATUSES"]
+
+__presentation__ = True  # presents results, decides none (solvers.identity)
 
 _COLUMNS = ["rows", "cols", "status", "nodes", "seconds"]
 STATUSES = ("unique", "multiple", "none")
