@@ -66,7 +66,6 @@ from ..contract import (
     count_arrays,
     count_columns,
 )
-from ..prefix_count import UNIT_SECONDS
 from ..prefixes import CountResult, Prefixes
 from ..schema import Field, Flag, Integer, IntegerSet, ParamError, Record
 
@@ -75,7 +74,6 @@ __all__ = [
     "MAX_N",
     "NODE_LIMIT",
     "MIN_UNITS",
-    "UNIT_SECONDS",
     "MAX_UNITS",
     "COUNTS",
     "SOLUTIONS",

@@ -57,7 +57,6 @@ from ..contract import (
     count_arrays,
     count_columns,
 )
-from ..prefix_count import UNIT_SECONDS
 from ..prefixes import CountResult, Prefixes
 from ..schema import Field, Integer, IntegerSet, ListOf, Pair, ParamError, Record
 from .symmetry import MAX_TOTAL, border_table, extend, items, paths
@@ -66,7 +65,6 @@ __all__ = [
     "PROBLEM",
     "MAX_TOTAL",
     "MIN_UNITS",
-    "UNIT_SECONDS",
     "MAX_UNITS",
     "COUNTS",
     "STAND_IN",

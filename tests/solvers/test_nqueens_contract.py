@@ -15,7 +15,7 @@ import pyarrow as pa
 import pytest
 
 from boardsweep.pipeline.cli import _solve_flags
-from boardsweep.solvers import nqueens
+from boardsweep.solvers import nqueens, prefix_count
 from boardsweep.solvers.nqueens import constellations, tree
 from boardsweep.solvers.nqueens import format as fmt
 from boardsweep.solvers.prefixes import interleave, prefix_numbers
@@ -127,7 +127,7 @@ def test_unit_plan_rule():
     assert nqueens.unit_plan(20) == (1, 119400)
     for n in (8, 12, 16, 17, 18, 20):
         depth, units = nqueens.unit_plan(n)
-        target = max(nqueens.MIN_UNITS, nqueens.cost(n) / nqueens.UNIT_SECONDS)
+        target = max(nqueens.MIN_UNITS, nqueens.cost(n) / prefix_count.UNIT_SECONDS)
         listed = [len(constellations.units(n, d)[0]) for d in range(depth + 1)]
         assert listed[depth] == units  # the listing agrees with the counting walk
         assert all(k < target for k in listed[:depth])

@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+from boardsweep.solvers import prefix_count
 from boardsweep.solvers import queens_rooks as qr
 from boardsweep.solvers.contract import FormatError
 from boardsweep.solvers.prefixes import interleave
@@ -109,7 +110,7 @@ def test_unit_plan_rule():
         point = {"n": n, "queens": list(range(n + 1))}
         depth, units = qr.unit_plan(point)
         assert units == symmetry.paths(n, depth) <= qr.MAX_UNITS
-        target = max(qr.MIN_UNITS, qr.cost(point) / qr.UNIT_SECONDS)
+        target = max(qr.MIN_UNITS, qr.cost(point) / prefix_count.UNIT_SECONDS)
         assert units >= target or symmetry.paths(n, depth + 1) > qr.MAX_UNITS
         assert depth == 0 or symmetry.paths(n, depth - 1) < target
     assert qr.unit_plan({"n": 14, "queens": list(range(15))}) == (4, 2311)
