@@ -139,48 +139,33 @@ def _probe(table, nkey, key, hmask):
 
 
 @njit(cache=True, nogil=True)
-def _layer_1(
-    n, test, setb, keep, ckey, ctot, cbest, cbc, nkey, ntot, nbest, nbc, npos, table, hmask
-):
-    """One cell's step with one-limb counts (open < 64: no value reaches 2**64); return m.
-
-    :func:`_layer_n`'s loop written out again on purpose for the common case: the hot loop
-    with plain additions in place of the limb loops."""
-    m = 0
-    for src in range(n):
-        key = ckey[src]
-        for inc in range(2):
-            if inc == 0:
-                nk = key & keep
-            elif key & test == _ZERO:
-                nk = (key | setb) & keep
-            else:
-                break
-            pos, idx = _probe(table, nkey, nk, hmask)
-            b = cbest[src] + inc
-            if idx < 0:
-                table[pos] = m
-                npos[m] = pos
-                nkey[m] = nk
-                ntot[m] = ctot[src]
-                nbest[m] = b
-                nbc[m] = cbc[src]
-                m += 1
-            else:
-                ntot[idx] += ctot[src]
-                if b > nbest[idx]:
-                    nbest[idx] = b
-                    nbc[idx] = cbc[src]
-                elif b == nbest[idx]:
-                    nbc[idx] += cbc[src]
-    return m
+def _layer_1(n, test, setb, keep, ckey, ctot, cbest, cbc, nkey, ntot, nbest, nbc, npos, table):
+    """One cell's step with one-limb counts (open < 64: no value reaches 2**64); return m."""
+    return _layer(
+        n, test, setb, keep, 1, ckey, ctot, cbest, cbc, nkey, ntot, nbest, nbc, npos, table, True
+    )
 
 
 @njit(cache=True, nogil=True)
-def _layer_n(
-    n, test, setb, keep, nl, ckey, ctot, cbest, cbc, nkey, ntot, nbest, nbc, npos, table, hmask
-):
+def _layer_n(n, test, setb, keep, nl, ckey, ctot, cbest, cbc, nkey, ntot, nbest, nbc, npos, table):
     """One cell's step with ``nl``-limb counts (entry i's limbs at ``i * nl``); return m."""
+    return _layer(
+        n, test, setb, keep, nl, ckey, ctot, cbest, cbc, nkey, ntot, nbest, nbc, npos, table, False
+    )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _layer(
+    n, test, setb, keep, nl, ckey, ctot, cbest, cbc, nkey, ntot, nbest, nbc, npos, table, one
+):
+    """The loop of :func:`_layer_1` (``one``) and :func:`_layer_n`.  ``table`` is the
+    open-addressing index of the new keys, a power of two long.
+
+    It is the counting program's hot loop.  ``one`` is a constant at each of the two callers,
+    and this body is inlined into each, so each compiles to its own loop: the common case, one
+    limb, adds its counts plainly, without the limb loops or a test for them (a runtime test
+    of ``nl == 1`` here ran a batch of 7 x 7 boards 1.36x slower)."""
+    hmask = table.shape[0] - 1
     m = 0
     for src in range(n):
         key = ckey[src]
@@ -197,17 +182,30 @@ def _layer_n(
                 table[pos] = m
                 npos[m] = pos
                 nkey[m] = nk
-                _copy(ntot, m * nl, ctot, src * nl, nl)
                 nbest[m] = b
-                _copy(nbc, m * nl, cbc, src * nl, nl)
+                if one:
+                    ntot[m] = ctot[src]
+                    nbc[m] = cbc[src]
+                else:
+                    _copy(ntot, m * nl, ctot, src * nl, nl)
+                    _copy(nbc, m * nl, cbc, src * nl, nl)
                 m += 1
             else:
-                _add(ntot, idx * nl, ctot, src * nl, nl)
+                if one:
+                    ntot[idx] += ctot[src]
+                else:
+                    _add(ntot, idx * nl, ctot, src * nl, nl)
                 if b > nbest[idx]:
                     nbest[idx] = b
-                    _copy(nbc, idx * nl, cbc, src * nl, nl)
+                    if one:
+                        nbc[idx] = cbc[src]
+                    else:
+                        _copy(nbc, idx * nl, cbc, src * nl, nl)
                 elif b == nbest[idx]:
-                    _add(nbc, idx * nl, cbc, src * nl, nl)
+                    if one:
+                        nbc[idx] += cbc[src]
+                    else:
+                        _add(nbc, idx * nl, cbc, src * nl, nl)
     return m
 
 
@@ -227,7 +225,6 @@ def _count_board(
     nbc,
     npos,
     table,
-    hmask,
     out_tot,
     out_bc,
     b,
@@ -257,40 +254,11 @@ def _count_board(
         setb = (_ZERO if col_last else cb) | (_ZERO if row_last else ROW_BIT)
         if nl == 1:
             m = _layer_1(
-                n,
-                test,
-                setb,
-                keep,
-                ckey,
-                ctot,
-                cbest,
-                cbc,
-                nkey,
-                ntot,
-                nbest,
-                nbc,
-                npos,
-                table,
-                hmask,
+                n, test, setb, keep, ckey, ctot, cbest, cbc, nkey, ntot, nbest, nbc, npos, table
             )
         else:
             m = _layer_n(
-                n,
-                test,
-                setb,
-                keep,
-                nl,
-                ckey,
-                ctot,
-                cbest,
-                cbc,
-                nkey,
-                ntot,
-                nbest,
-                nbc,
-                npos,
-                table,
-                hmask,
+                n, test, setb, keep, nl, ckey, ctot, cbest, cbc, nkey, ntot, nbest, nbc, npos, table
             )
         nodes += n
         for q in range(m):
@@ -305,6 +273,20 @@ def _count_board(
     _copy(out_tot[b], _AT0, ctot, _AT0, nl)
     _copy(out_bc[b], _AT0, cbc, _AT0, nl)
     return 0, cbest[0], nodes
+
+
+@njit(cache=True, nogil=True)
+def _layers(cap, lmax):
+    """The two layers of ``cap`` keys (``lmax`` limbs a count) the counting program swaps
+    between, and the index of the new one: (table, keys, best, npos, totals, best counts),
+    the table twice the keys long (a power of two when ``cap`` is), every slot empty."""
+    table = np.full(2 * cap, -1, np.int64)
+    keys = (np.empty(cap, np.uint64), np.empty(cap, np.uint64))
+    best = (np.empty(cap, np.int32), np.empty(cap, np.int32))
+    npos = np.empty(cap, np.int64)
+    tot = (np.empty(cap * lmax, np.uint64), np.empty(cap * lmax, np.uint64))
+    bc = (np.empty(cap * lmax, np.uint64), np.empty(cap * lmax, np.uint64))
+    return table, keys, best, npos, tot, bc
 
 
 @njit(cache=True, nogil=True)
@@ -340,12 +322,7 @@ def count_batch(
     flags = np.empty(most, np.uint8)
     colslot = np.empty(widest, np.int8)
     cap = 1 << 10
-    table = np.full(2 * cap, -1, np.int64)
-    keys = (np.empty(cap, np.uint64), np.empty(cap, np.uint64))
-    best = (np.empty(cap, np.int32), np.empty(cap, np.int32))
-    npos = np.empty(cap, np.int64)
-    tot = (np.empty(cap * lmax, np.uint64), np.empty(cap * lmax, np.uint64))
-    bc = (np.empty(cap * lmax, np.uint64), np.empty(cap * lmax, np.uint64))
+    table, keys, best, npos, tot, bc = _layers(cap, lmax)
     for b in range(k):
         r, c, base = rows[b], cols[b], offsets[b]
         nopen, w0 = frontier_plan(cells, base, r, c, _STRAIGHT, slot, flags, colslot)
@@ -372,7 +349,6 @@ def count_batch(
                 bc[1],
                 npos,
                 table,
-                2 * cap - 1,
                 out_tot,
                 out_bc,
                 b,
@@ -388,12 +364,7 @@ def count_batch(
                 out_need[b] = grown * (2 * lmax + 2)
                 break
             cap = grown
-            table = np.full(2 * cap, -1, np.int64)
-            keys = (np.empty(cap, np.uint64), np.empty(cap, np.uint64))
-            best = (np.empty(cap, np.int32), np.empty(cap, np.int32))
-            npos = np.empty(cap, np.int64)
-            tot = (np.empty(cap * lmax, np.uint64), np.empty(cap * lmax, np.uint64))
-            bc = (np.empty(cap * lmax, np.uint64), np.empty(cap * lmax, np.uint64))
+            table, keys, best, npos, tot, bc = _layers(cap, lmax)
         out_status[b] = status
         out_best[b] = top if status == 0 else 0
         out_nodes[b] = spent
