@@ -268,8 +268,11 @@ def walk(n, d, D, ld, cd, rd, fb, sh):
     y then x), the two apart diagonally and y (x) free in row D - 1.  Row indices are taken
     ``& 63`` (never negative), which spares numba's wraparound test on every load.
 
-    The loop is written out again in :func:`plain_walk`, without the ending, on purpose: it is
-    the search's hot loop, and one loop for both would test for the ending at every node.
+    The loop is written out again in :func:`plain_walk` (and :func:`sym_walk`), without the
+    ending, on purpose: it is the search's hot loop.  One loop for both would test for the
+    ending at every node; one body inlined into each with the ending a constant (as
+    :func:`.kernel._walk` does) compiled to the same instructions but measured slower here, as
+    code placement can make a loop this short.
     """
     if d >= D - 2:  # too close to the end for the loop below: the plain walk
         return plain_walk(n, d, D, ld, cd, rd, fb, sh)
