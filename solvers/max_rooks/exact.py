@@ -54,11 +54,11 @@ DISTRIBUTION = Table(
 
 def exhaustive_seconds(rows: int, cols: int) -> float:
     """Rough single-core seconds for every pattern of ``rows`` x ``cols`` (fitted to runs at
-    6x6, 7x7 and 8x6: a factor per unit of the narrow side and the cube of the long side;
-    ``benchmarks/max_rooks_exact.py`` prints it next to measured times, on the speed page,
-    docs/speed.md)."""
+    6x6, 7x7, 8x6, 8x7 and 8x8: a factor per unit of the narrow side and the cube of the long
+    side; ``benchmarks/max_rooks_exact.py`` prints it next to measured times, on the speed
+    page, docs/speed.md)."""
     length, width = oriented(rows, cols)
-    return 7.5 * 14.3 ** (width - 7) * (length / 7) ** 3
+    return 2.0 * 14.3 ** (width - 7) * (length / 7) ** 3
 
 
 def _shapes(params: Mapping) -> list[tuple[int, int]]:

@@ -179,16 +179,33 @@ def _layers(capacity: int, states: int, cells: int) -> tuple[np.ndarray, ...]:
     )
 
 
+def _moved(layer: tuple[np.ndarray, ...], m: int, capacity: int) -> tuple[np.ndarray, ...]:
+    """``layer`` in new buffers of ``capacity`` rows, its first ``m`` rows kept."""
+    keys, lo, hi = layer
+    bigger = _layers(capacity, keys.shape[1], lo.shape[1] - 1)
+    for new, old in zip(bigger, layer, strict=True):
+        new[:m] = old[:m]
+    return bigger
+
+
+def _table(capacity: int) -> np.ndarray:
+    """The open-addressing index of a layer of ``capacity`` states (a power of two, at least
+    twice as long)."""
+    return np.empty(1 << max(4, int(2 * capacity - 1).bit_length()), np.int64)
+
+
 def _run(
     length: int, width: int, patterns: np.ndarray, weights: np.ndarray, capacity: int
-) -> tuple[np.ndarray, int] | None:
+) -> tuple[np.ndarray, int]:
     """The histogram ``[walls, max]`` (Python ints) of every board whose first row is one of
-    the wall ``patterns`` (each counted ``weights`` times), and the largest layer; None when
-    a layer outgrows ``capacity``.  The patterns share one program from the second row on."""
+    the wall ``patterns`` (each counted ``weights`` times), and the largest layer.  The
+    patterns share one program from the second row on.
+
+    A layer that outgrows ``capacity`` states doubles it and decides the same cell again from
+    the layer before, which is kept: no earlier cell is ever decided twice."""
     cells = length * width
     n = 1 << (width + 1)
-    table = np.empty(1 << max(4, int(2 * capacity - 1).bit_length()), np.int64)
-    layer, spare = _layers(capacity, n, cells), _layers(capacity, n, cells)
+    layer = _layers(capacity, n, cells)
     one, other = _layers(1, n, cells), _layers(1, n, cells)
     small = np.empty(16, np.int64)
     index: dict[bytes, int] = {}
@@ -202,16 +219,21 @@ def _run(
             one, other = other, one
         j = index.setdefault(one[0][0].tobytes(), len(index))
         if j >= capacity:
-            return None
+            capacity *= 2
+            layer = _moved(layer, j, capacity)
         layer[0][j] = one[0][0]
         layer[1][j, int(pattern).bit_count()] += np.uint64(weight)
     m = len(index)
     widest = m
+    spare, table = _layers(capacity, n, cells), _table(capacity)
     for t in range(width, cells):
         col = t % width
-        m = _cell(*layer, m, col, width, 3, col == width - 1, t + 1, *spare, table)
-        if m < 0:
-            return None
+        while (got := _cell(*layer, m, col, width, 3, col == width - 1, t + 1, *spare, table)) < 0:
+            capacity *= 2
+            spare = table = None  # freed before the bigger buffers are taken
+            layer = _moved(layer, m, capacity)
+            spare, table = _layers(capacity, n, cells), _table(capacity)
+        m = got
         layer, spare = spare, layer
         widest = max(widest, m)
     keys, lo, hi = layer[0][:m], layer[1][:m], layer[2][:m]
@@ -249,9 +271,7 @@ def distribution_units(
     cells = rows * cols
     total = np.zeros((cells + 1, cells + 1), dtype=object)
     total[:] = 0
-    while (got := _run(length, width, patterns[lo:hi], weights[lo:hi], capacity)) is None:
-        capacity *= 2
-    hist, widest = got
+    hist, widest = _run(length, width, patterns[lo:hi], weights[lo:hi], capacity)
     total[:, : hist.shape[1]] += hist
     used = [m for m in range(cells + 1) if any(total[:, m])]
     return total[:, : max(used, default=0) + 1], widest

@@ -57,6 +57,19 @@ def test_any_split_into_units_adds_up_to_the_whole():
         assert total == whole
 
 
+@pytest.mark.parametrize("capacity", [1, 2, 5, 64])
+def test_layers_that_outgrow_the_capacity_grow_in_place(capacity):
+    # from one state of room, every layer (the first row's too) outgrows its buffers, which
+    # double while the layer before is kept; the table and the widest layer are unchanged
+    small = distribution_units(4, 4, 0, len(first_rows(4)[0]), capacity=capacity)[0]
+    assert _as_counter(small) == _enumerated(4, 4)
+    units = len(first_rows(5)[0])
+    whole, widest = distribution_units(5, 5, 0, units, capacity=1 << 14)
+    grown, grown_widest = distribution_units(5, 5, 0, units, capacity=capacity)
+    assert widest > 64 * 8  # so each small capacity doubles several times
+    assert _as_counter(grown) == _as_counter(whole) and grown_widest == widest
+
+
 def test_counts_stay_exact_past_64_bits():
     # a 1 x 100 board: the maximum is the number of runs of open cells, and the patterns with
     # w walls and k runs number C(w + 1, k) C(99 - w, k - 1), up to about 1e29 (> 2**64)
