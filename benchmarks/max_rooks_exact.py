@@ -1,20 +1,23 @@
-"""Exact distributions over every wall pattern: the whole process against a plain C brute force.
+"""Exact distributions over every wall pattern: the whole process against a plain C brute force,
+and the dynamic program against itself before its layers grew in place.
 
-    python benchmarks/max_rooks_exact.py [--repeats 3] [--largest 7]
+    python benchmarks/max_rooks_exact.py [--repeats 3] [--largest 8]
 
-Prints three tables, every number measured in this run:
+Prints four tables, every number measured in this run:
 
 1. Times.  ``boardsweep run`` as a new process on a config holding one ``{all: {rows: n}}``
    job (local cluster of 2 workers: start, plan, search, merge, publication), against
    ``benchmarks/max_rooks_brute.c`` (every pattern, no symmetry, Kuhn's matching per pattern,
-   one core, ``-O3 -march=native``) where it is feasible (5x5), as a ratio; also the dynamic
-   program alone in this process.  5x5 is repeated ``--repeats`` times, interleaved; larger
-   sizes up to ``--largest`` run once (8x8 takes minutes and about 2.5 GiB; its program alone
-   and its state count are not repeated in this process).  The brute
+   one core, ``-O3 -march=native``) where it is feasible (5x5), as a ratio.  5x5 is repeated
+   ``--repeats`` times, interleaved; larger sizes up to ``--largest`` run once.  The brute
    force's 5x5 histogram must equal the pipeline's (a second method sharing no code).
-2. States: the most states one program holds at once, per size (memory), and the planner's
-   estimate for the next sizes.
-3. Results: per maximum m, the patterns whose maximum is m and P(max = m | p) at p = 0.1,
+2. The program alone, before and after: ``solvers/max_rooks/exhaustive.py`` as it is, against
+   the same file at :data:`BASELINE` (git), the revision before a layer that outgrows its
+   buffers grew in place (it started the whole program again, twice as large).  Each side runs
+   in a new process of its own, interleaved per size (``--repeats`` times up to 7x7, once
+   above): wall seconds of the warm program, its widest layer and the process's peak memory.
+3. States: the most one program holds at once, per size, and the planner's estimate.
+4. Results: per maximum m, the patterns whose maximum is m and P(max = m | p) at p = 0.1,
    0.25 and 0.5, exact values from the table, rounded for print; and E[max](p).
 """
 
@@ -31,8 +34,8 @@ from pathlib import Path
 import pyarrow.parquet as pq
 from common import HERE, ROOT, build_c, conditions, markdown, median, write_results
 
+from boardsweep.solvers.max_rooks import exhaustive
 from boardsweep.solvers.max_rooks.exact import exhaustive_seconds, histograms, moments
-from boardsweep.solvers.max_rooks.exhaustive import distribution_units, first_rows
 
 TIMED = (
     "boardsweep.pipeline.entry",
@@ -41,6 +44,8 @@ TIMED = (
     "benchmarks/max_rooks_brute.c",
 )
 BIN = HERE / "bin"
+BASELINE = "f70c2f3~1"  # exhaustive.py before its layers grew in place
+PROGRAM = exhaustive.__name__  # the program as installed
 PROBABILITIES = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 2))
 
 
@@ -80,19 +85,76 @@ def pipeline(n: int) -> tuple[float, dict]:
     return seconds, histograms(table)[(n, n)]
 
 
-def in_process(n: int) -> tuple[float, int]:
-    """Seconds of the dynamic program alone (warm) and its widest layer."""
-    distribution_units(3, 3, 0, 1)  # compiled or loaded before timing
-    start = time.perf_counter()
-    _, widest = distribution_units(n, n, 0, len(first_rows(n)[0]))
-    return time.perf_counter() - start, widest
+def program(n: int, module: str, folder: str = "") -> tuple[float, int, int]:
+    """Seconds of the dynamic program of ``module`` (importable, from ``folder`` if given)
+    alone, warm, its widest layer and the peak memory (MiB) of the new process that ran it."""
+    code = (
+        "import importlib, resource, sys, time\n"
+        "sys.path.insert(0, sys.argv[3]) if sys.argv[3] else None\n"
+        "mod = importlib.import_module(sys.argv[1])\n"
+        "n = int(sys.argv[2])\n"
+        "mod.distribution_units(3, 3, 0, 1)\n"
+        "start = time.perf_counter()\n"
+        "_, widest = mod.distribution_units(n, n, 0, len(mod.first_rows(n)[0]))\n"
+        "took = time.perf_counter() - start\n"
+        "print(took, widest, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, module, str(n), folder],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    return float(out[0]), int(out[1]), int(out[2])
+
+
+def write_baseline(folder: Path) -> None:
+    """exhaustive.py at :data:`BASELINE`, as the module ``exhaustive_baseline`` in ``folder``."""
+    text = subprocess.run(
+        ["git", "show", f"{BASELINE}:solvers/max_rooks/exhaustive.py"],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    ).stdout
+    (folder / "exhaustive_baseline.py").write_text(text)
+
+
+def before_after(largest: int, repeats: int) -> tuple[list[list[object]], dict[int, int]]:
+    """The program before and after, per size 6..``largest``: table rows and widest layers."""
+    rows = []
+    states = {}
+    with tempfile.TemporaryDirectory() as folder:
+        write_baseline(Path(folder))
+        for n in range(6, largest + 1):
+            runs: dict[str, list[tuple[float, int, int]]] = {"before": [], "after": []}
+            for _ in range(repeats if n <= 7 else 1):  # interleaved
+                runs["before"].append(program(n, "exhaustive_baseline", folder))
+                runs["after"].append(program(n, PROGRAM))
+            before = median([r[0] for r in runs["before"]])
+            after = median([r[0] for r in runs["after"]])
+            widest = {r[1] for r in runs["before"] + runs["after"]}
+            if len(widest) != 1:
+                raise SystemExit(f"{n}x{n}: the two programs' widest layers differ: {widest}")
+            states[n] = widest.pop()
+            rows.append(
+                [
+                    f"{n}x{n}",
+                    f"{before:.2f}",
+                    f"{after:.2f}",
+                    f"{after / before:.2f}",
+                    max(r[2] for r in runs["before"]),
+                    max(r[2] for r in runs["after"]),
+                ]
+            )
+    return rows, states
 
 
 def main() -> None:
     """Measure and print the three tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--largest", type=int, default=7, choices=range(5, 9))
+    parser.add_argument("--largest", type=int, default=8, choices=range(6, 9))
     parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
     print(conditions(repeats=args.repeats, largest=f"{args.largest}x{args.largest}"))
@@ -111,26 +173,26 @@ def main() -> None:
             f"{median(runs['pipeline']):.2f}",
             f"{median(runs['brute']):.2f}",
             f"{median(runs['pipeline']) / median(runs['brute']):.3f}",
-            f"{in_process(5)[0]:.3f}",
         ]
     ]
     tables = {5: reference}
-    states = {}
-    for n in range(3, 6):
-        states[n] = in_process(n)[1]
     for n in range(6, args.largest + 1):
         seconds, tables[n] = pipeline(n)
-        alone = "-"
-        if n <= 7:  # 8x8 alone would take minutes more: its pipeline time says it
-            took, states[n] = in_process(n)
-            alone = f"{took:.3f}"
-        rows.append([f"{n}x{n}", f"{seconds:.2f}", "-", "-", alone])
+        rows.append([f"{n}x{n}", f"{seconds:.2f}", "-", "-"])
+    programs, states = before_after(args.largest, args.repeats)
+    for n in range(3, 6):
+        states[n] = program(n, PROGRAM)[1]
     parts = [
         f"**Times** (s): the whole `boardsweep run` process on 2 workers (5x5: median of "
-        f"{args.repeats} interleaved runs; larger sizes once), the C brute force on one core, "
-        "the dynamic program alone in this process",
+        f"{args.repeats} interleaved runs; larger sizes once), the C brute force on one core",
+        markdown(["board", "boardsweep run s", "C brute force s", "ratio"], rows),
+        f"**The program alone**, before ({BASELINE}: a layer that outgrew its buffers started "
+        "the program again, twice as large) and after (it grows in place): warm seconds on one "
+        f"core (median of {args.repeats} interleaved runs up to 7x7, once above), and the peak "
+        "memory of the process that ran it",
         markdown(
-            ["board", "boardsweep run s", "C brute force s", "ratio", "program alone s"], rows
+            ["board", "before s", "after s", "after / before", "before MiB", "after MiB"],
+            programs,
         ),
         "**States**: the most one program holds at once (memory); the planner's estimated seconds",
         markdown(
@@ -170,7 +232,7 @@ def main() -> None:
         )
     text = "\n\n".join(parts)
     print(f"\n{text}")
-    repeats = f"{args.repeats} for 5x5 (interleaved), 1 for larger boards"
+    repeats = f"{args.repeats} for 5x5 and the program up to 7x7 (interleaved), 1 above"
     sizes = {"largest": f"{args.largest}x{args.largest}"}
     write_results(__file__, text, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)
 
