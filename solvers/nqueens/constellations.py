@@ -52,7 +52,7 @@ from numba import njit
 
 from ..bitops import ctz, popcount
 from .bits import SLOTS, pop, push, store
-from .numbering import NEVER, first_wanted, keep, last_row
+from .numbering import NEVER, keep, last_row, wanted_after
 
 __all__: list[str] = []  # private to solvers.nqueens
 
@@ -457,7 +457,7 @@ def select(n, cons, depth, wanted, cap, out, stabs):
     full = (np.int64(1) << n) - 1
     walked = 0
     kept = 0
-    nxt = first_wanted(wanted)
+    nxt = wanted_after(wanted, 0)
     cols = np.full(SLOTS, -1, np.int64)
     stk = np.empty(8 * SLOTS, np.int64)
     for i in range(cons.shape[0]):

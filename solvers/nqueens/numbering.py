@@ -25,9 +25,9 @@ NEVER = np.int64(1 << 62)  # a path number no walk reaches (a numpy scalar: a Py
 
 
 @njit(cache=True, nogil=True, inline="always")
-def first_wanted(wanted):
-    """``nxt`` before any path is walked."""
-    return wanted[0] if wanted.shape[0] > 0 else NEVER
+def wanted_after(wanted, kept):
+    """``nxt`` once ``kept`` paths are kept: the next wanted path's number, or :data:`NEVER`."""
+    return wanted[kept] if kept < wanted.shape[0] else NEVER
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -38,7 +38,7 @@ def keep(kept, cols, depth, wanted, out):
     for j in range(depth):
         out[kept, h + j] = cols[j]
     kept += 1
-    return kept, wanted[kept] if kept < wanted.shape[0] else NEVER
+    return kept, wanted_after(wanted, kept)
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -11,7 +11,7 @@ from numba import njit
 from ..bitops import ctz, popcount
 from .bits import SLOTS, load, place, store
 from .kernel import class_size, corner_walk, plain_count, plain_fill, side_walk
-from .numbering import first_wanted, keep, last_row
+from .numbering import keep, last_row, wanted_after
 from .symmetry import row_avail, row_masks, top_choices
 
 __all__: list[str] = []  # private to solvers.nqueens
@@ -82,7 +82,7 @@ def select(n, depth, wanted, cap, out):
     """
     walked = 0
     kept = 0
-    nxt = first_wanted(wanted)
+    nxt = wanted_after(wanted, 0)
     cols = np.zeros(SLOTS, np.int64)
     stk = np.empty(8 * SLOTS, np.int64)
     z = np.int64(0)
