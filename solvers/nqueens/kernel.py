@@ -139,7 +139,7 @@ def _walk(n, b1, row, ld, cd, rd, board, corner):
     endbit = np.int64(1) << b2
     rm = row_masks(n, CORNER if corner else SIDE, b1)
     stk = np.empty(8 * SLOTS, np.int64)
-    brd = np.zeros(SLOTS, np.int64)
+    brd = _NO_BOARD if corner else np.zeros(SLOTS, np.int64)
     if corner:
         avail = ~(ld | cd | rd) & rm[row & 63]
     else:
