@@ -283,7 +283,7 @@ class PlanRow:
     tasks: int
     task_seconds: float
     cpu_hours: float
-    wall_hours: float
+    wall_hours: float  # tasks of equal length in rounds of ``threads`` at once
     verify: float = 0.0  # the share of records computed again on a second worker
     verify_cpu_hours: float = 0.0  # what that adds, estimated
 
@@ -335,7 +335,7 @@ def plan_session(
                         tasks,
                         seconds / tasks if tasks else 0.0,
                         seconds / 3600,
-                        seconds / 3600 / threads,
+                        -(-tasks // threads) * seconds / tasks / 3600 if tasks else 0.0,
                         share,
                         share * seconds / 3600,
                     )

@@ -2,7 +2,8 @@
 its estimate before anything is generated or solved.
 
 The cap is 80% of this machine's memory (``BOARDSWEEP_MEMORY_LIMIT`` sets another, in bytes or
-with a unit: ``4GB``); the estimate is the problem's own (``InstanceSet.memory``).
+with a unit: ``4GB``); the estimate is the problem's own (``InstanceSet.memory``, or
+``Exhaustive.memory`` for a search over every instance of a shape).
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from boardsweep.solvers.contract import GENERATE, InstanceProblem
+from boardsweep.solvers.contract import EVERY, GENERATE, InstanceProblem
 
 from .errors import InputError
 
 __all__ = [
     "memory_cap",
     "too_big",
+    "over_cap",
     "human_bytes",
     "peak_memory",
     "job_memory",
@@ -73,13 +75,16 @@ def peak_memory(
 
 
 def job_memory(job) -> float:
-    """The most bytes one instance of ``job`` needs (0 for a count problem or ``{all:}``)."""
+    """The most bytes one instance of ``job`` needs (for ``{all:}``, its largest shape's
+    search; 0 for a count problem)."""
     problem = job.problem
     if problem.instances is None:
         return 0.0
     if job.source is not None:
         return job.source.memory
-    kind, _ = job.params.get(problem.instances.key, (None, None))
+    kind, value = job.params.get(problem.instances.key, (None, None))
+    if kind == EVERY:
+        return float(problem.exhaustive.memory(value))
     if kind != GENERATE:
         return 0.0
     groups = problem.points(job.params, problem.instances.table.name)
@@ -112,8 +117,16 @@ def too_big(
         return None
     i = int(over[0])
     shape = " x ".join(str(int(columns[c][i])) for c in problem.instances.cost_columns)
-    return i, (
-        f"{shape}: one instance needs about {human_bytes(need[i])} of memory, more than "
+    return i, over_cap(f"{shape}: one instance", need[i])
+
+
+def over_cap(what: str, need: float) -> str | None:
+    """The message that ``what`` needs more than the cap (:func:`memory_cap`), None if not."""
+    cap = memory_cap()
+    if need <= cap:
+        return None
+    return (
+        f"{what} needs about {human_bytes(need)} of memory, more than "
         f"the {human_bytes(cap)} a worker may use ({_cap_source()})"
     )
 

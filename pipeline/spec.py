@@ -49,7 +49,7 @@ from boardsweep.solvers.schema import (
 from .batch import BATCH_TIMEOUT
 from .batch import JOB_NAME as WORKER_JOB_NAME
 from .errors import InputError
-from .limits import too_big
+from .limits import over_cap, too_big
 from .sets import InputSet, decode_text, load_set, set_from_table
 from .tables import read_file
 
@@ -548,6 +548,9 @@ def make_job(problem: Problem | str, name: str, raw: Mapping, ctx: Context, key:
                 problem.exhaustive.check(value)
             except ParamError as exc:
                 raise exc.under(*key, key_name, EVERY) from None
+            big = over_cap("its largest shape", problem.exhaustive.memory(value))
+            if big is not None:
+                raise ParamError(big, (*key, key_name, EVERY))
         else:  # generated: each group's shape must fit a worker's memory
             groups = problem.points(params, problem.instances.table.name)
             big = too_big(problem, problem.instances.shape(groups), options)

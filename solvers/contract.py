@@ -396,7 +396,9 @@ class Exhaustive:
     ``params``: the keys of ``{all: {...}}``; ``table``: its ``sum`` table; ``points(params)``
     its points of that table (their units fixed by the shape alone, as for a count problem);
     ``compute(point, lo, hi)`` the rows of units ``lo..hi-1``; ``check(params)`` a ParamError
-    for a shape too large to search (None when it fits).
+    for a shape the search cannot take (None when it can); ``memory(params)`` the bytes that
+    the largest shape's search is estimated to hold at once (the pipeline refuses a job that
+    needs more than a worker may use, before it starts).
     """
 
     params: Record
@@ -404,6 +406,7 @@ class Exhaustive:
     points: Callable[[Mapping], list[Point]]
     compute: Callable[[Point, int, int], pa.Table]
     check: Callable[[Mapping], None] = lambda params: None
+    memory: Callable[[Mapping], float] = lambda params: 0.0
 
 
 @dataclass(frozen=True)

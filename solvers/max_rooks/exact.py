@@ -35,6 +35,8 @@ __all__ = [
     "mean_polynomial",
     "moments",
     "exhaustive_seconds",
+    "exhaustive_states",
+    "exhaustive_bytes",
 ]
 
 DISTRIBUTION = Table(
@@ -53,12 +55,28 @@ DISTRIBUTION = Table(
 
 
 def exhaustive_seconds(rows: int, cols: int) -> float:
-    """Rough single-core seconds for every pattern of ``rows`` x ``cols`` (fitted to runs at
-    6x6, 7x7, 8x6, 8x7 and 8x8: a factor per unit of the narrow side and the cube of the long
-    side; ``benchmarks/max_rooks_exact.py`` prints it next to measured times, on the speed
-    page, docs/speed.md)."""
+    """Rough single-core seconds for every pattern of ``rows`` x ``cols``: a factor per unit
+    of the narrow side and the long side to the power 2.5 (fitted to runs of 6 to 9 columns
+    and 6 to 12 rows; ``benchmarks/max_rooks_exact.py`` prints it next to measured times, on
+    the speed page, docs/speed.md)."""
     length, width = oriented(rows, cols)
-    return 2.0 * 14.3 ** (width - 7) * (length / 7) ** 3
+    return 470.0 * 20.0 ** (width - 9) * (length / width) ** 2.5
+
+
+def exhaustive_states(rows: int, cols: int) -> float:
+    """Rough number of states the program holds at once for ``rows`` x ``cols``: a factor
+    per unit of the narrow side, and linear in the long side (fitted as above)."""
+    length, width = oriented(rows, cols)
+    return 4.9e6 * 8.5 ** (width - 9) * max(length - 0.45 * width, 1) / (0.55 * width)
+
+
+def exhaustive_bytes(rows: int, cols: int) -> float:
+    """Rough peak bytes of the program for ``rows`` x ``cols``: per state its key in two
+    buffers with room to grow, its counts (a run of wall counts, two limbs, in two layers)
+    and its indexes; and the process itself."""
+    length, width = oriented(rows, cols)
+    per_state = 16 * (max(1, (1 << (width + 1)) // 64) + 1) + 11 * rows * cols + 64
+    return 2e8 + exhaustive_states(rows, cols) * per_state
 
 
 def _shapes(params: Mapping) -> list[tuple[int, int]]:
@@ -73,8 +91,11 @@ def _points(params: Mapping) -> list[Point]:
 
     The program could be cut by first-row pattern (:func:`distribution_units`), but its
     patterns share states from the second row on, so every part costs nearly the whole:
-    measured at 7x7, the time grew almost in proportion to the number of parts.  A shape is
-    therefore one task; a job of several shapes runs them side by side and resumes by shape.
+    measured at 7x7, the time grew almost in proportion to the number of parts.  Cutting a
+    later layer's states in two by their base (the rooks placed so far) divides better, yet
+    the layers before the cut are then computed twice and the parts do not come out even
+    (tried at 7x7 and recorded with the 9x9 run's notes).  A shape is therefore one task; a
+    job of several shapes runs them side by side and resumes by shape.
     """
     return [
         Point(
@@ -89,14 +110,28 @@ def _points(params: Mapping) -> list[Point]:
 
 
 def _check(params: Mapping) -> None:
-    """ParamError for a shape the program cannot search."""
+    """ParamError for a shape the program cannot search, with its estimates when it is only
+    too large."""
     for rows, cols in _shapes(params):
-        if min(rows, cols) > MAX_NARROW or rows * cols > MAX_CELLS:
+        if rows * cols > MAX_CELLS:
             raise ParamError(
-                f"{rows} x {cols}: every pattern is searched only for boards "
-                f"whose shorter side is at most {MAX_NARROW} and at most "
+                f"{rows} x {cols}: every pattern is searched only for boards of at most "
                 f"{MAX_CELLS} cells"
             )
+        if min(rows, cols) > MAX_NARROW:
+            states, gb = exhaustive_states(rows, cols), exhaustive_bytes(rows, cols) / 1e9
+            hours = exhaustive_seconds(rows, cols) / 3600
+            raise ParamError(
+                f"{rows} x {cols}: out of reach: every pattern is searched only for boards "
+                f"whose shorter side is at most {MAX_NARROW}; this one would hold about "
+                f"{states:.2g} states, {gb:.0f} GB at once, for about {hours:.0f} CPU hours "
+                "(estimated)"
+            )
+
+
+def _memory(params: Mapping) -> float:
+    """Estimated peak bytes of the largest shape's program."""
+    return max(exhaustive_bytes(rows, cols) for rows, cols in _shapes(params))
 
 
 def _compute(point: Point, lo: int, hi: int) -> pa.Table:
@@ -137,6 +172,7 @@ EXHAUSTIVE = Exhaustive(
     points=_points,
     compute=_compute,
     check=_check,
+    memory=_memory,
 )
 
 

@@ -218,3 +218,32 @@ def test_a_board_too_large_to_count_is_that_boards_status_not_the_runs_failure(t
     assert rows[1]["placements_text"] is None and rows[2]["placements_text"] is None
     assert rows[1]["count_memory"] is None and rows[2]["count_memory"] > 2**20
     assert rows[0]["count_memory"] is None
+
+
+def test_every_pattern_of_a_shape_too_big_for_memory_is_refused_with_its_estimates(tmp_path):
+    """``{all: ...}`` carries the search's own memory estimate: a shape over the cap is refused
+    when the config is read (exit 2, one line), before a cluster starts; the narrow side past
+    what the program takes is refused with its estimates, whatever the cap."""
+    (tmp_path / "big.yaml").write_text(
+        "output: results\njobs:\n"
+        "  - {name: a, problem: max_rooks, boards: {all: {rows: [9], cols: [14]}}}\n"
+    )
+    done, _ = _run(tmp_path, "run", "big.yaml", env={"BOARDSWEEP_MEMORY_LIMIT": "4GB"})
+    assert done.returncode == 2, done.stderr
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert re.search(
+        r"boards\.all': its largest shape needs about [0-9.]+ GB of memory, more than the "
+        r"4 GB a worker may use \(BOARDSWEEP_MEMORY_LIMIT sets it\)",
+        done.stderr,
+    ), done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.yaml"]
+    (tmp_path / "ten.yaml").write_text(
+        "output: results\njobs:\n  - {name: a, problem: max_rooks, boards: {all: {rows: 10}}}\n"
+    )
+    done, _ = _run(tmp_path, "plan", "ten.yaml", env={"BOARDSWEEP_MEMORY_LIMIT": "1TB"})
+    assert done.returncode == 2, done.stderr
+    assert re.search(
+        r"10 x 10: out of reach: .* at most 9; this one would hold about [0-9.e+]+ states, "
+        r"[0-9]+ GB at once, for about [0-9]+ CPU hours \(estimated\)",
+        done.stderr,
+    ), done.stderr
