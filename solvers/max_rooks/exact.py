@@ -60,22 +60,24 @@ def exhaustive_seconds(rows: int, cols: int) -> float:
     and 6 to 12 rows; ``benchmarks/max_rooks_exact.py`` prints it next to measured times, on
     the speed page, docs/speed.md)."""
     length, width = oriented(rows, cols)
-    return 470.0 * 20.0 ** (width - 9) * (length / width) ** 2.5
+    return 200.0 * 20.0 ** (width - 9) * (length / width) ** 2.5
 
 
 def exhaustive_states(rows: int, cols: int) -> float:
     """Rough number of states the program holds at once for ``rows`` x ``cols``: a factor
     per unit of the narrow side, and linear in the long side (fitted as above)."""
     length, width = oriented(rows, cols)
-    return 4.9e6 * 8.5 ** (width - 9) * max(length - 0.45 * width, 1) / (0.55 * width)
+    return 4.6e6 * 8.5 ** (width - 9) * max(length - 0.45 * width, 1) / (0.55 * width)
 
 
 def exhaustive_bytes(rows: int, cols: int) -> float:
     """Rough peak bytes of the program for ``rows`` x ``cols``: per state its key in two
-    buffers with room to grow, its counts (a run of wall counts, two limbs, in two layers)
-    and its indexes; and the process itself."""
+    buffers with room to grow, its counts (a run of wall counts, one limb or two, in two
+    layers) and its indexes; and the process itself."""
     length, width = oriented(rows, cols)
-    per_state = 16 * (max(1, (1 << (width + 1)) // 64) + 1) + 11 * rows * cols + 64
+    cells = rows * cols
+    limbs = 2 if comb(cells, cells // 2) >= 1 << 64 else 1
+    per_state = 16 * (max(1, (1 << (width + 1)) // 64) + 1) + (1 + 5 * limbs) * cells + 64
     return 2e8 + exhaustive_states(rows, cols) * per_state
 
 

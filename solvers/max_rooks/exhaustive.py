@@ -27,25 +27,29 @@ the matching kernel over every pattern at small sizes (tests).
 
 Compact states.  Removing one rook from a placement leaves a legal one, so adding one
 argument to ``x`` raises ``g`` by 0 or 1.  A state is therefore stored as its *steps*, one bit
-per argument (``g(x) - g(x & (x-1))``), and its base ``g(0)``: ``2**(cols+1)`` bits and one
-word (:func:`_encode`), an eighth of the bytes of ``g`` itself.  A state's counts are nonzero
-only on a run of wall counts, much shorter than the board's cells, and are stored as that run
-alone: each layer is decided in three passes, the states first (which child each state
-gives), then the runs of the children, then the counts (:func:`_expand`, :func:`_runs`,
-:func:`_spread`).
+per argument (``g(x) - g(x - h)``, ``h`` the highest bit of ``x``), and its base ``g(0)``:
+``2**(cols+1)`` bits and one word (:func:`_encode`), an eighth of the bytes of ``g`` itself.
+Steps along the highest bit put the arguments ``h..2h-1`` against ``0..h-1``, so from ``h = 8``
+on eight entries of ``g`` are read or written as one 64-bit word (:func:`_decode`,
+:func:`_encode`, :func:`_child`).  A state's counts are nonzero only on a run of wall counts,
+much shorter than the board's cells, and are stored as that run alone: each layer is decided
+in three passes, the states first (which child each state gives), then the runs of the
+children, then the counts (:func:`_expand`, :func:`_runs`, :func:`_spread`).  Counts take one
+uint64 limb while no count can reach ``2**64`` and two after (:func:`_wide`).
 
 Symmetry.  A board and its left-right mirror have equal maxima.  At the end of each row the
 program keeps the smaller of a state and its mirror (its columns reversed): the two have
 mirrored futures, so the same distribution of what follows.  The first row's wall patterns
 are taken up to the same mirror: pattern ``u`` is the ``u``-th canonical one in increasing
 order, counted twice when it is not its own mirror.  :func:`distribution_units` runs any range
-of them as one program (they share every state from the second row on).  Counts are two
-uint64 limbs (exact below ``2**128``), so boards have at most :data:`MAX_CELLS` cells.
+of them as one program (they share every state from the second row on).  Counts are at
+most two uint64 limbs (exact below ``2**128``), so boards have at most :data:`MAX_CELLS` cells.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import comb
 
 import numpy as np
 from numba import njit
@@ -95,25 +99,56 @@ def _words(width: int) -> int:
     return max(1, (1 << (width + 1)) // 64) + 1
 
 
+_ONES = np.uint64(0x0101010101010101)
+_PACK = np.uint64(0x0102040810204080)  # eight 0/1 bytes -> one byte of bits, by a product
+_SPREAD = np.array(  # one byte of bits -> eight 0/1 bytes
+    [sum(((b >> i) & 1) << (8 * i) for i in range(8)) for b in range(256)], np.uint64
+)
+_HAS = np.array(  # the bytes of a word whose index within it holds bit 1, 2 or 4
+    [0, 0xFF00FF00FF00FF00, 0xFFFF0000FFFF0000, 0, 0xFFFFFFFF00000000], np.uint64
+)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _byte(key, q):
+    """Steps ``8q..8q+7`` of a key: its byte ``q``."""
+    return (key[q >> 3] >> np.uint64((q & 7) << 3)) & np.uint64(0xFF)
+
+
 @njit(cache=True, nogil=True)
-def _decode(key, g):
-    """``g`` from a key: ``g[0]`` is the base and ``g[x] = g[x & (x-1)] + step x``."""
+def _decode(key, g, n):
+    """``g[:n]`` from a key: ``g[0]`` is the base and ``g[x] = g[x - h] + step x`` where
+    ``h`` is the highest bit of ``x``; eight entries at a time from ``h = 8`` on."""
     g[0] = key[key.shape[0] - 1]
-    for x in range(1, g.shape[0]):
-        g[x] = g[x & (x - 1)] + np.int64((key[x >> 6] >> np.uint64(x & 63)) & np.uint64(1))
+    h = 1
+    while h < min(n, 8):
+        for x in range(h, 2 * h):
+            g[x] = g[x - h] + np.int64((key[0] >> np.uint64(x)) & np.uint64(1))
+        h <<= 1
+    words = g.view(np.uint64)
+    while h < n:
+        for q in range(h >> 3, h >> 2):
+            words[q] = words[q - (h >> 3)] + _SPREAD[_byte(key, q)]
+        h <<= 1
 
 
 @njit(cache=True, nogil=True)
-def _encode(g, key):
-    """The key of ``g``: bit ``x`` of the step words is ``g[x] - g[x & (x-1)]``, the last
-    word ``g[0]``."""
-    per = min(64, g.shape[0])
+def _encode(g, key, n):
+    """The key of ``g[:n]``: bit ``x`` of the step words is ``g[x] - g[x - h]`` (0 or 1),
+    ``h`` the highest bit of ``x``; the last word ``g[0]``."""
     for k in range(key.shape[0] - 1):
-        acc = np.uint64(0)
-        for b in range(1 if k == 0 else 0, per):
-            x = k * 64 + b
-            acc |= np.uint64(g[x] - g[x & (x - 1)]) << np.uint64(b)
-        key[k] = acc
+        key[k] = 0
+    h = 1
+    while h < min(n, 8):
+        for x in range(h, 2 * h):
+            key[0] |= np.uint64(g[x] - g[x - h]) << np.uint64(x)
+        h <<= 1
+    words = g.view(np.uint64)
+    while h < n:
+        for q in range(h >> 3, h >> 2):
+            bits = ((words[q] - words[q - (h >> 3)]) * _PACK) >> np.uint64(56)
+            key[q >> 3] |= bits << np.uint64((q & 7) << 3)
+        h <<= 1
     key[key.shape[0] - 1] = np.uint64(g[0])
 
 
@@ -154,8 +189,45 @@ def _insert(keys, m, table, key):
 @njit(cache=True, nogil=True)
 def _child(g, child, wall, cbit, rbit, last):
     """``child``: ``g`` after one cell (column bit ``cbit``) is a wall or open; ``last``:
-    the row's last cell."""
-    for x in range(g.shape[0]):
+    the row's last cell.  Eight entries at a time once the row bit is a whole word's."""
+    n = 2 * rbit
+    if rbit < 8:
+        _child_small(g, child, wall, cbit, rbit, last, n)
+        return
+    src, out = g.view(np.uint64), child.view(np.uint64)
+    r8, c8, words = rbit >> 3, cbit >> 3, n >> 3
+    if wall:  # g(x | c | R)
+        for q in range(words):
+            out[q] = src[q | c8 | r8]
+        if c8 == 0:  # within each word, the bytes with c take the place of those without
+            for q in range(words):
+                v = out[q] & _HAS[cbit]
+                out[q] = v | (v >> np.uint64(8 * cbit))
+        return
+    out[:r8] = src[:r8]
+    if c8:  # max(g(x), g(x - c - R) + 1) where x holds c and R: g(x) + (the two equal)
+        for start in range(r8, words, 2 * c8):
+            for q in range(start, start + c8):
+                out[q] = src[q]
+            for q in range(start + c8, start + 2 * c8):
+                a = src[q]
+                e = a - src[q - c8 - r8]
+                out[q] = a + (((e | (e >> np.uint64(1))) & _ONES) ^ _ONES)
+    else:  # the bytes with c of each word, against those without it in the word below
+        has = _HAS[cbit]
+        inc = has & _ONES
+        for q in range(r8, words):
+            a = src[q]
+            e = (a & has) - ((src[q - r8] << np.uint64(8 * cbit)) & has)
+            out[q] = a + ((((e | (e >> np.uint64(1))) & _ONES) ^ _ONES) & inc)
+    if last:  # a new row segment starts: child(x) = child(x | R)
+        out[:r8] = out[r8:words]
+
+
+@njit(cache=True, nogil=True)
+def _child_small(g, child, wall, cbit, rbit, last, n):
+    """:func:`_child` one entry at a time (boards of 1 or 2 columns)."""
+    for x in range(n):
         y = x | rbit if last else x
         if wall:
             child[x] = g[y | cbit | rbit]
@@ -172,11 +244,12 @@ def _child(g, child, wall, cbit, rbit, last):
 def _place(child, last, mirror, flip, key, other, keys, m, table):
     """Insert ``child`` (the smaller of it and its mirror at a row's end) into ``keys[:m]``;
     returns (index, new m), index -1 when ``keys`` is full."""
-    _encode(child, key)
+    n = mirror.shape[0]
+    _encode(child, key, n)
     if last:
-        for x in range(child.shape[0]):
+        for x in range(n):
             flip[x] = child[mirror[x]]
-        _encode(flip, other)
+        _encode(flip, other, n)
         for k in range(key.shape[0]):
             if other[k] != key[k]:
                 if other[k] < key[k]:
@@ -190,8 +263,8 @@ def _seed(patterns, width, mirror, keys, table, child_of):
     """Pass one for the first row: ``child_of[i, 0]``, the state after the whole first row
     of wall pattern ``patterns[i]``; returns the number of states (-1: ``keys`` is full)."""
     n = mirror.shape[0]
-    g = np.zeros(n, np.int8)
-    child, flip = np.empty(n, np.int8), np.empty(n, np.int8)
+    g = np.zeros(max(n, 8), np.int8)  # room for one word when n < 8
+    child, flip = np.zeros(max(n, 8), np.int8), np.zeros(max(n, 8), np.int8)
     key, other = np.empty(keys.shape[1], np.uint64), np.empty(keys.shape[1], np.uint64)
     table[:] = _EMPTY
     out = 0
@@ -213,12 +286,13 @@ def _expand(keys, m, col, width, last, mirror, nkeys, table, child_of):
     cell in column ``col`` is open (0) or a wall (1); returns the number of states of the
     next layer ``nkeys`` (-1: it is full)."""
     n = mirror.shape[0]
-    g, child, flip = np.empty(n, np.int8), np.empty(n, np.int8), np.empty(n, np.int8)
+    g = np.zeros(max(n, 8), np.int8)  # room for one word when n < 8
+    child, flip = np.zeros(max(n, 8), np.int8), np.zeros(max(n, 8), np.int8)
     key, other = np.empty(keys.shape[1], np.uint64), np.empty(keys.shape[1], np.uint64)
     table[:] = _EMPTY
     out = 0
     for i in range(m):
-        _decode(keys[i], g)
+        _decode(keys[i], g, n)
         for wall in range(2):
             _child(g, child, wall, 1 << col, 1 << width, last)
             j, out = _place(child, last, mirror, flip, key, other, nkeys, out, table)
@@ -246,9 +320,21 @@ def _runs(child_of, low, top, size, nlow, ntop, noff):
 
 
 @njit(cache=True, nogil=True)
-def _spread(child_of, low, top, off, lo, hi, nlow, noff, nlo, nhi):
-    """Pass three: every parent's counts added into its children's (one wall more through a
-    wall), two-limb exact."""
+def _spread(child_of, low, top, off, lo, nlow, noff, nlo):
+    """Pass three, one limb: every parent's counts added into its children's (one wall more
+    through a wall).  Exact while no count can reach ``2**64`` (:func:`_wide`)."""
+    for i in range(child_of.shape[0]):
+        for shift in range(2):
+            j = child_of[i, shift]
+            if j >= 0:
+                at = noff[j] + low[i] + shift - nlow[j]
+                for k in range(top[i] - low[i]):
+                    nlo[at + k] += lo[off[i] + k]
+
+
+@njit(cache=True, nogil=True)
+def _spread_wide(child_of, low, top, off, lo, hi, nlow, noff, nlo, nhi):
+    """:func:`_spread` in two limbs."""
     for i in range(child_of.shape[0]):
         for shift in range(2):
             j = child_of[i, shift]
@@ -263,17 +349,23 @@ def _spread(child_of, low, top, off, lo, hi, nlow, noff, nlo, nhi):
                 nhi[at + k] += hi[off[i] + k] + carry
 
 
+def _wide(decided: int) -> bool:
+    """Whether a count of ``decided`` cells can reach ``2**64``: the patterns with ``w``
+    walls number ``C(decided, w)`` in all, over every state."""
+    return comb(decided, decided // 2) >= 1 << 64
+
+
 @njit(cache=True, nogil=True)
 def _histogram(keys, m, n, low, top, off, lo, hi, hist_lo, hist_hi):
     """Fold the final layer into ``hist[w, max]`` (two limbs).  The maximum of a state is
-    ``g(n - 1)``: its base plus the steps along ``x & (x-1)`` from ``n - 1``, which are the
-    arguments ``n - 2**k``."""
+    ``g(n - 1)``: its base plus the steps from ``n - 1`` down by its highest bit, which are
+    the arguments ``2**k - 1``."""
     base = keys.shape[1] - 1
     for i in range(m):
         best = np.int64(keys[i, base])
         k = 1
         while k < n:
-            x = n - k
+            x = 2 * k - 1
             best += np.int64((keys[i, x >> 6] >> np.uint64(x & 63)) & np.uint64(1))
             k <<= 1
         for k in range(top[i] - low[i]):
@@ -298,14 +390,19 @@ class _Layer:
     lo: np.ndarray
     hi: np.ndarray
 
-    def children(self, child_of: np.ndarray, nkeys: np.ndarray, size: int) -> _Layer:
-        """The next layer: states ``nkeys[:size]`` that ``child_of`` maps this one's to,
-        with their runs and counts."""
+    def children(self, child_of: np.ndarray, nkeys: np.ndarray, size: int, decided: int) -> _Layer:
+        """The next layer, of ``decided`` cells: states ``nkeys[:size]`` that ``child_of``
+        maps this one's to, with their runs and counts (two limbs once they need them)."""
         low, top = np.empty(size, np.int32), np.empty(size, np.int32)
         off = np.empty(size + 1, np.int64)
         _runs(child_of, self.low, self.top, size, low, top, off)
-        lo, hi = np.zeros(off[size], np.uint64), np.zeros(off[size], np.uint64)
-        _spread(child_of, self.low, self.top, self.off, self.lo, self.hi, low, off, lo, hi)
+        lo = np.zeros(off[size], np.uint64)
+        if not _wide(decided):
+            _spread(child_of, self.low, self.top, self.off, self.lo, low, off, lo)
+            return _Layer(nkeys, size, low, top, off, lo, lo[:0])
+        hi = np.zeros(off[size], np.uint64)
+        was = self.hi if self.hi.size else np.zeros_like(self.lo)
+        _spread_wide(child_of, self.low, self.top, self.off, self.lo, was, low, off, lo, hi)
         return _Layer(nkeys, size, low, top, off, lo, hi)
 
     def histogram(self, cells: int, width: int) -> np.ndarray:
@@ -314,8 +411,9 @@ class _Layer:
         hist_lo = np.zeros((cells + 1, min(top, cells + 1)), np.uint64)
         hist_hi = np.zeros_like(hist_lo)
         n = 1 << (width + 1)
+        hi = self.hi if self.hi.size else np.zeros_like(self.lo)
         _histogram(
-            self.keys, self.m, n, self.low, self.top, self.off, self.lo, self.hi, hist_lo, hist_hi
+            self.keys, self.m, n, self.low, self.top, self.off, self.lo, hi, hist_lo, hist_hi
         )
         hist = np.empty(hist_lo.shape, dtype=object)
         for (w, b), a in np.ndenumerate(hist_lo):
@@ -336,8 +434,9 @@ def _run(
     the wall ``patterns`` (each counted ``weights`` times), and the largest layer.  The
     patterns share one program from the second row on.
 
-    A layer that outgrows ``capacity`` states grows it by half and decides the same cell again
-    from the layer before, which is kept: no earlier cell is ever decided twice."""
+    Each layer has room for ``capacity`` states, at least a quarter more than the layer
+    before; one that outgrows it grows it by half and decides the same cell again from the
+    layer before, which is kept: no earlier cell is ever decided twice."""
     cells, mirror = length * width, _mirror(width)
     spare, table = np.empty((capacity, _words(width)), np.uint64), _table(capacity)
     child_of = np.full((len(patterns), 2), -1, np.int32)
@@ -347,13 +446,14 @@ def _run(
     walls = np.array([int(p).bit_count() for p in patterns], np.int32)
     counts = np.asarray(weights, np.uint64)
     first = _Layer(
-        None, len(patterns), walls, walls + 1, np.arange(len(counts) + 1), counts, 0 * counts
+        None, len(patterns), walls, walls + 1, np.arange(len(counts) + 1), counts, counts[:0]
     )
-    layer, spare = first.children(child_of, spare, size), np.empty((0, 0), np.uint64)
+    layer, spare = first.children(child_of, spare, size, width), np.empty((0, 0), np.uint64)
     widest = layer.m
     for t in range(width, cells):
         col = t % width
         child_of = np.empty((layer.m, 2), np.int32)
+        capacity = max(capacity, layer.m + layer.m // 4)
         while True:
             if spare.shape[0] < capacity:
                 spare = np.empty((capacity, _words(width)), np.uint64)
@@ -365,7 +465,7 @@ def _run(
             if size >= 0:
                 break
             capacity += capacity // 2 + 1
-        layer, spare = layer.children(child_of, spare, size), layer.keys
+        layer, spare = layer.children(child_of, spare, size, t + 1), layer.keys
         widest = max(widest, layer.m)
     return layer.histogram(cells, width), widest
 
