@@ -1,7 +1,7 @@
 """Exact distributions over every wall pattern: the whole process against a plain C brute force,
-and the dynamic program against itself before its layers grew in place.
+and the dynamic program against itself as it was when issue 30 was filed.
 
-    python benchmarks/max_rooks_exact.py [--repeats 3] [--largest 8]
+    python benchmarks/max_rooks_exact.py [--repeats 3] [--largest 9]
 
 Prints four tables, every number measured in this run:
 
@@ -9,14 +9,17 @@ Prints four tables, every number measured in this run:
    job (local cluster of 2 workers: start, plan, search, merge, publication), against
    ``benchmarks/max_rooks_brute.c`` (every pattern, no symmetry, Kuhn's matching per pattern,
    one core, ``-O3 -march=native``) where it is feasible (5x5), as a ratio.  5x5 is repeated
-   ``--repeats`` times, interleaved; larger sizes up to ``--largest`` run once.  The brute
-   force's 5x5 histogram must equal the pipeline's (a second method sharing no code).
+   ``--repeats`` times, interleaved; 6x6 to 8x8 run once (9x9 through the pipeline is
+   ``benchmarks/max_rooks_9x9.py``).  The brute force's 5x5 histogram must equal the
+   pipeline's (a second method sharing no code).
 2. The program alone, before and after: ``solvers/max_rooks/exhaustive.py`` as it is, against
-   the same file at :data:`BASELINE` (git), the revision before a layer that outgrows its
-   buffers grew in place (it started the whole program again, twice as large).  Each side runs
-   in a new process of its own, interleaved per size (``--repeats`` times up to 7x7, once
-   above): wall seconds of the warm program, its widest layer and the process's peak memory.
-3. States: the most one program holds at once, per size, and the planner's estimate.
+   the same file at :data:`BASELINE` (git): int8 states of ``2**(cols+1)`` entries with every
+   wall count's two-limb counts, no mirror inside the board, restarted twice as large when a
+   layer outgrew its buffers.  Each side runs in a new process of its own, interleaved per
+   size (``--repeats`` times up to 7x7, once above): wall seconds of the warm program, its
+   widest layer and the process's peak memory.  Before is not run above 8x8: its estimated
+   memory there is more than this machine has.
+3. States: the most one program holds at once, per size, and the planner's estimates.
 4. Results: per maximum m, the patterns whose maximum is m and P(max = m | p) at p = 0.1,
    0.25 and 0.5, exact values from the table, rounded for print; and E[max](p).
 """
@@ -35,7 +38,13 @@ import pyarrow.parquet as pq
 from common import HERE, ROOT, build_c, conditions, markdown, median, write_results
 
 from boardsweep.solvers.max_rooks import exhaustive
-from boardsweep.solvers.max_rooks.exact import exhaustive_seconds, histograms, moments
+from boardsweep.solvers.max_rooks.exact import (
+    exhaustive_bytes,
+    exhaustive_seconds,
+    exhaustive_states,
+    histograms,
+    moments,
+)
 
 TIMED = (
     "boardsweep.pipeline.entry",
@@ -44,7 +53,8 @@ TIMED = (
     "benchmarks/max_rooks_brute.c",
 )
 BIN = HERE / "bin"
-BASELINE = "f70c2f3~1"  # exhaustive.py before its layers grew in place
+BASELINE = "f70c2f3~1"  # exhaustive.py when issue 30 was filed
+BEFORE_LARGEST = 8  # the baseline's 9x9 needs more memory than this machine has
 PROGRAM = exhaustive.__name__  # the program as installed
 PROBABILITIES = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 2))
 
@@ -121,7 +131,8 @@ def write_baseline(folder: Path) -> None:
 
 
 def before_after(largest: int, repeats: int) -> tuple[list[list[object]], dict[int, int]]:
-    """The program before and after, per size 6..``largest``: table rows and widest layers."""
+    """The program before and after, per size 6..``largest``: table rows and the widest
+    layers after."""
     rows = []
     states = {}
     with tempfile.TemporaryDirectory() as folder:
@@ -129,24 +140,19 @@ def before_after(largest: int, repeats: int) -> tuple[list[list[object]], dict[i
         for n in range(6, largest + 1):
             runs: dict[str, list[tuple[float, int, int]]] = {"before": [], "after": []}
             for _ in range(repeats if n <= 7 else 1):  # interleaved
-                runs["before"].append(program(n, "exhaustive_baseline", folder))
+                if n <= BEFORE_LARGEST:
+                    runs["before"].append(program(n, "exhaustive_baseline", folder))
                 runs["after"].append(program(n, PROGRAM))
-            before = median([r[0] for r in runs["before"]])
             after = median([r[0] for r in runs["after"]])
-            widest = {r[1] for r in runs["before"] + runs["after"]}
-            if len(widest) != 1:
-                raise SystemExit(f"{n}x{n}: the two programs' widest layers differ: {widest}")
-            states[n] = widest.pop()
-            rows.append(
-                [
-                    f"{n}x{n}",
-                    f"{before:.2f}",
-                    f"{after:.2f}",
-                    f"{after / before:.2f}",
-                    max(r[2] for r in runs["before"]),
-                    max(r[2] for r in runs["after"]),
-                ]
-            )
+            states[n] = runs["after"][0][1]
+            row: list[object] = [f"{n}x{n}"]
+            if runs["before"]:
+                before = median([r[0] for r in runs["before"]])
+                row += [f"{before:.2f}", f"{after:.2f}", f"{after / before:.2f}"]
+                row += [runs["before"][0][1], states[n], max(r[2] for r in runs["before"])]
+            else:
+                row += ["not run", f"{after:.2f}", "-", "-", states[n], "not run"]
+            rows.append(row + [max(r[2] for r in runs["after"])])
     return rows, states
 
 
@@ -154,7 +160,7 @@ def main() -> None:
     """Measure and print the three tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--largest", type=int, default=8, choices=range(6, 9))
+    parser.add_argument("--largest", type=int, default=9, choices=range(6, 10))
     parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
     print(conditions(repeats=args.repeats, largest=f"{args.largest}x{args.largest}"))
@@ -176,7 +182,7 @@ def main() -> None:
         ]
     ]
     tables = {5: reference}
-    for n in range(6, args.largest + 1):
+    for n in range(6, min(args.largest, 8) + 1):
         seconds, tables[n] = pipeline(n)
         rows.append([f"{n}x{n}", f"{seconds:.2f}", "-", "-"])
     programs, states = before_after(args.largest, args.repeats)
@@ -186,20 +192,38 @@ def main() -> None:
         f"**Times** (s): the whole `boardsweep run` process on 2 workers (5x5: median of "
         f"{args.repeats} interleaved runs; larger sizes once), the C brute force on one core",
         markdown(["board", "boardsweep run s", "C brute force s", "ratio"], rows),
-        f"**The program alone**, before ({BASELINE}: a layer that outgrew its buffers started "
-        "the program again, twice as large) and after (it grows in place): warm seconds on one "
-        f"core (median of {args.repeats} interleaved runs up to 7x7, once above), and the peak "
-        "memory of the process that ran it",
+        f"**The program alone**, before ({BASELINE}, when issue 30 was filed: int8 states "
+        "with every wall count's counts, no mirror inside the board, restarted twice as large "
+        "when a layer outgrew its buffers) and after (states as step bits, counts as runs of "
+        "wall counts, the mirror at each row's end, layers grown in place): warm seconds on one "
+        f"core (median of {args.repeats} interleaved runs up to 7x7, once above), the widest "
+        "layer of each, and the peak memory of the process that ran it",
         markdown(
-            ["board", "before s", "after s", "after / before", "before MiB", "after MiB"],
+            [
+                "board",
+                "before s",
+                "after s",
+                "after / before",
+                "before states",
+                "after states",
+                "before MiB",
+                "after MiB",
+            ],
             programs,
         ),
-        "**States**: the most one program holds at once (memory); the planner's estimated seconds",
+        "**States**: the most the program holds at once, and the planner's estimates of states, "
+        "peak memory and seconds on one core",
         markdown(
-            ["board", "states", "planner estimate s"],
+            ["board", "states", "estimated states", "estimated MiB", "estimated s"],
             [
-                [f"{n}x{n}", states.get(n, "-"), f"{exhaustive_seconds(n, n):.3g}"]
-                for n in range(3, 10)
+                [
+                    f"{n}x{n}",
+                    states.get(n, "-"),
+                    f"{exhaustive_states(n, n):.3g}",
+                    f"{exhaustive_bytes(n, n) / 2**20:.0f}",
+                    f"{exhaustive_seconds(n, n):.3g}",
+                ]
+                for n in range(3, 11)
             ],
         ),
     ]
