@@ -37,6 +37,7 @@ __all__ = [
     "exhaustive_seconds",
     "exhaustive_states",
     "exhaustive_bytes",
+    "PROCESS_BYTES",
 ]
 
 DISTRIBUTION = Table(
@@ -52,6 +53,9 @@ DISTRIBUTION = Table(
     merge="sum",
     keys=("rows", "cols", "walls", "max_rooks"),
 )
+
+
+PROCESS_BYTES = 2e8  # a worker process with numba, numpy and pyarrow loaded, roughly
 
 
 def exhaustive_seconds(rows: int, cols: int) -> float:
@@ -78,7 +82,7 @@ def exhaustive_bytes(rows: int, cols: int) -> float:
     cells = rows * cols
     limbs = 2 if comb(cells, cells // 2) >= 1 << 64 else 1
     per_state = 16 * (max(1, (1 << (width + 1)) // 64) + 1) + (1 + 5 * limbs) * cells + 64
-    return 2e8 + exhaustive_states(rows, cols) * per_state
+    return PROCESS_BYTES + exhaustive_states(rows, cols) * per_state
 
 
 def _shapes(params: Mapping) -> list[tuple[int, int]]:

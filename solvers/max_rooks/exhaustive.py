@@ -42,8 +42,11 @@ program keeps the smaller of a state and its mirror (its columns reversed): the 
 mirrored futures, so the same distribution of what follows.  The first row's wall patterns
 are taken up to the same mirror: pattern ``u`` is the ``u``-th canonical one in increasing
 order, counted twice when it is not its own mirror.  :func:`distribution_units` runs any range
-of them as one program (they share every state from the second row on).  Counts are at
-most two uint64 limbs (exact below ``2**128``), so boards have at most :data:`MAX_CELLS` cells.
+of them as one program (they share every state from the second row on).  Counts are at most
+two uint64 limbs (exact below ``2**128``), so boards have at most :data:`MAX_CELLS` cells.
+
+This module is long because the program's numba passes (the key's codec, a cell's two
+children, the three passes of a layer) share one notation and compile as one unit.
 """
 
 from __future__ import annotations

@@ -76,9 +76,7 @@ def _solved(patterns: list[tuple[int, ...]], walls: bool) -> Counter:
 def test_two_and_three_walls_and_three_open_cells_by_the_matching_kernel(table):
     for w in (2, 3):
         assert table[w] == _solved(list(itertools.combinations(range(CELLS), w)), walls=True)
-    assert table[CELLS - 3] == _solved(
-        list(itertools.combinations(range(CELLS), 3)), walls=False
-    )
+    assert table[CELLS - 3] == _solved(list(itertools.combinations(range(CELLS), 3)), walls=False)
 
 
 @pytest.mark.parametrize("density", [0.2, 0.5, 0.8])
