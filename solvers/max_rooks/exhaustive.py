@@ -262,13 +262,20 @@ def _place(child, last, mirror, flip, key, other, keys, m, table):
 
 
 @njit(cache=True, nogil=True)
+def _scratch(n, words):
+    """A pass's workspace: ``g``, a child and its mirror (int8, room for one word when
+    ``n < 8``), and two keys."""
+    size = max(n, 8)
+    g, child, flip = np.zeros(size, np.int8), np.zeros(size, np.int8), np.zeros(size, np.int8)
+    return g, child, flip, np.empty(words, np.uint64), np.empty(words, np.uint64)
+
+
+@njit(cache=True, nogil=True)
 def _seed(patterns, width, mirror, keys, table, child_of):
     """Pass one for the first row: ``child_of[i, 0]``, the state after the whole first row
     of wall pattern ``patterns[i]``; returns the number of states (-1: ``keys`` is full)."""
     n = mirror.shape[0]
-    g = np.zeros(max(n, 8), np.int8)  # room for one word when n < 8
-    child, flip = np.zeros(max(n, 8), np.int8), np.zeros(max(n, 8), np.int8)
-    key, other = np.empty(keys.shape[1], np.uint64), np.empty(keys.shape[1], np.uint64)
+    g, child, flip, key, other = _scratch(n, keys.shape[1])
     table[:] = _EMPTY
     out = 0
     for i in range(patterns.shape[0]):
@@ -289,9 +296,7 @@ def _expand(keys, m, col, width, last, mirror, nkeys, table, child_of):
     cell in column ``col`` is open (0) or a wall (1); returns the number of states of the
     next layer ``nkeys`` (-1: it is full)."""
     n = mirror.shape[0]
-    g = np.zeros(max(n, 8), np.int8)  # room for one word when n < 8
-    child, flip = np.zeros(max(n, 8), np.int8), np.zeros(max(n, 8), np.int8)
-    key, other = np.empty(keys.shape[1], np.uint64), np.empty(keys.shape[1], np.uint64)
+    g, child, flip, key, other = _scratch(n, keys.shape[1])
     table[:] = _EMPTY
     out = 0
     for i in range(m):

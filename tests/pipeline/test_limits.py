@@ -19,6 +19,10 @@ ESTIMATE = re.compile(
     r"one instance needs about [0-9.]+ [KMGT]?B of memory, more than the "
     r"[0-9.]+ [KMGT]?B a worker may use"
 )
+OUT_OF_REACH = re.compile(
+    r"10 x 10: out of reach: .* at most 9; this one would hold about [0-9.e+]+ states, "
+    r"[0-9]+ GB at once, for about [0-9]+ CPU hours \(estimated\)"
+)
 
 
 def _run(tmp_path, *args, env=None):
@@ -242,8 +246,4 @@ def test_every_pattern_of_a_shape_too_big_for_memory_is_refused_with_its_estimat
     )
     done, _ = _run(tmp_path, "plan", "ten.yaml", env={"BOARDSWEEP_MEMORY_LIMIT": "1TB"})
     assert done.returncode == 2, done.stderr
-    assert re.search(
-        r"10 x 10: out of reach: .* at most 9; this one would hold about [0-9.e+]+ states, "
-        r"[0-9]+ GB at once, for about [0-9]+ CPU hours \(estimated\)",
-        done.stderr,
-    ), done.stderr
+    assert OUT_OF_REACH.search(done.stderr), done.stderr
