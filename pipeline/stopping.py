@@ -177,11 +177,14 @@ def _line(stop: Interrupted) -> str:
 
 
 def report(stop: Interrupted) -> None:
-    """Print the one line of an interrupted command (once, whoever gets here first)."""
+    """Print the one line of an interrupted command (once, whoever gets here first); no log
+    line may follow it.  The watchdog prints it while the main thread may still be closing
+    the cluster, whose scheduler then logs the workers the watchdog kills as errors."""
     with _lock:
         if _state["reported"]:
             return
         _state["reported"] = True
+    logging.disable(logging.CRITICAL)
     os.write(2, f"boardsweep: error: {_line(stop)}\n".encode())
 
 

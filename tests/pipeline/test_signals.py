@@ -184,6 +184,30 @@ def test_after_a_stop_a_finalizer_the_signal_broke_prints_nothing(monkeypatch):
     assert seen == [broken]
 
 
+def test_no_log_line_follows_the_stop_line():
+    """The watchdog prints the stop's line and kills the workers while the main thread may
+    still be closing the cluster, whose scheduler logs each killed worker as an error: once
+    the line is out, nothing is logged.  A real process: logging's state is global."""
+    script = (
+        "import logging, signal\n"
+        "from boardsweep.pipeline import stopping\n"
+        "from boardsweep.pipeline.errors import Interrupted\n"
+        "from boardsweep.pipeline.progress import setup_logging\n"
+        "setup_logging()\n"
+        "logging.getLogger('distributed.scheduler').error('before the stop')\n"
+        "stopping.report(Interrupted(signal.SIGTERM))\n"
+        "logging.getLogger('distributed.scheduler').error('broadcast failed: CommClosedError')\n"
+        "logging.getLogger('boardsweep').error('after the stop')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=run_env(), timeout=60
+    )
+    lines = done.stderr.splitlines()
+    assert done.returncode == 0, done.stderr
+    assert len(lines) == 2, done.stderr
+    assert "before the stop" in lines[0] and LINE.fullmatch(lines[1]), done.stderr
+
+
 def test_the_resource_tracker_frees_what_a_killed_worker_leaked_without_a_warning(tmp_path):
     """A stopped run's killed workers leak semaphores that multiprocessing's resource tracker
     frees at the end, warning of each on the run's stderr after its one line; the environment
