@@ -62,6 +62,8 @@ TAIL = 5  # rows finished in bulk by :func:`_tail` (its loops are written for fi
 _TAIL_NODES = 5 + 20 + 60 + 120 + 120  # the placements of five rows into five columns
 _NIBBLES = uint64(0x0F0F0F0F0F0F0F0F)
 _SPREAD = 10  # most free pieces a five-row completion can take away: two per piece
+_TOP = uint64(1) << uint64(63)  # keeps ctz of a partner defined where it is not read
+_SHIFT = uint64(63)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -82,22 +84,26 @@ def _three(k1, c1, l1, j2, ja, jb, work):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _tail(n, rows, rest, occ_s, occ_t, iso_s, iso_t, k, partner_s, work, on_s, on_t, wide):
+def _tail(
+    n, rows, rest, occ_s, occ_t, iso_s, iso_t, k, partner_s, partner_t, work, on_s, on_t, wide
+):
     """Add the 120 ways to finish five open ``rows`` in the five columns of ``rest`` to ``wide``.
 
     The pieces already placed have diagonals ``occ_*``, free ones ``iso_*`` (``k`` of them,
-    ``partner_s`` as in :func:`_place_free`).  Per cell x of the 5 x 5 group (row i, column j,
-    ``x = 5 i + j``): ``work[0, x]`` (*kill*) marks, by their sum-diagonal bits, the free pieces
-    a piece on x would make non-free; ``work[1, x]`` (*lone*) is bit x when both diagonals of x
-    are empty, so a piece there is free unless another piece of the group shares a diagonal, and
-    ``work[2, x]`` (*clash*) marks the cells of the group that share one.  A completion (one cell
-    per row and column) then has ``k + |lone| - |kill| - |clash & lone|`` free pieces, each mask
-    OR-ed over its five cells (a free piece hit twice counts once).  Rows 3 and 4 are
-    pre-combined per column pair, both orders in the two 32-bit halves of a word (rows 0-2 doubled
-    to match), so one pass of :func:`_three` scores two completions.  The change from ``k`` lies
-    in ``-10..5``: its counts (at most 6, then at most 120) are summed in 4-bit, then 8-bit fields,
-    then added to ``wide[k + _SPREAD + change]``.  ``work`` is scratch (uint64 [9, 25]);
-    ``on_s``/``on_t`` are zeroed scratch (cells of the group per diagonal), left zeroed.
+    ``partner_*`` as in :func:`_place_free`).  Per cell x of the 5 x 5 group (row i, column j,
+    ``x = 5 i + j``): ``work[0, x]`` (*kill*) marks, by their rows (a free piece's row is half
+    of ``s - t + n - 1`` for its diagonals s and t, so every mask fits in 32 bits up to n = 32),
+    the free pieces a piece on x would make non-free; ``work[1, x]`` (*lone*) is bit x when
+    both diagonals of x are empty, so a piece there is free unless another piece of the group
+    shares a diagonal, and ``work[2, x]`` (*clash*) marks the cells of the group that share
+    one.  A completion (one cell per row and column) then has ``k + |lone| - |kill| -
+    |clash & lone|`` free pieces, each mask OR-ed over its five cells (a free piece hit twice
+    counts once).  Rows 3 and 4 are pre-combined per column pair, both orders in the two
+    32-bit halves of a word (rows 0-2 doubled to match), so one pass of :func:`_three` scores
+    two completions.  The change from ``k`` lies in ``-10..5``: its counts (at most 6, then at
+    most 120) are summed in 4-bit, then 8-bit fields, then added to
+    ``wide[k + _SPREAD + change]``.  ``work`` is scratch (uint64 [9, 25]); ``on_s``/``on_t``
+    are zeroed scratch (cells of the group per diagonal), left zeroed.
     """
     left = rest
     for j in range(5):
@@ -112,8 +118,14 @@ def _tail(n, rows, rest, occ_s, occ_t, iso_s, iso_t, k, partner_s, work, on_s, o
             bt = (work[5, j] << uint64(n - 1)) >> r
             s = ctz(bs)
             t = ctz(bt)
+            # the free pieces a piece here takes away, by their rows: the free piece on sum
+            # diagonal s (or difference diagonal t) has the row (s - t' + n - 1) / 2, t' its
+            # other diagonal (its partner); branch-free, every shift kept below 64
+            hit_s = uint64(0) - uint64(1 if (iso_s & bs) != 0 else 0)
             hit_t = uint64(0) - uint64(1 if (iso_t & bt) != 0 else 0)
-            work[0, x] = (iso_s & bs) | (partner_s[t] & hit_t)
+            row_s = (s + uint64(n - 1) - ctz(partner_t[s] | _TOP)) >> uint64(1)
+            row_t = (ctz(partner_s[t] | _TOP) + uint64(n - 1) - t) >> uint64(1)
+            work[0, x] = ((_U1 << (row_s & _SHIFT)) & hit_s) | ((_U1 << (row_t & _SHIFT)) & hit_t)
             work[1, x] = uint64(1 if ((occ_s & bs) | (occ_t & bt)) == 0 else 0) << uint64(x)
             work[3, x] = s
             work[4, x] = t
@@ -185,8 +197,8 @@ def _free_search(n: int, fixed: np.ndarray, hist: np.ndarray, bulk_ok: bool = Tr
     on_t = np.zeros(2 * n, np.uint64)
     work = np.zeros((9, 25), np.uint64)
     wide = np.zeros(n + 1 + 16, np.uint64)  # the tail's counts, free pieces + _SPREAD
-    # the last five rows open, and every mask of the tail within 32 bits (2n - 1 <= 32)
-    bulk = bulk_ok and TAIL < n <= 16 and fixed[order[n - TAIL]] < 0
+    # the last five rows open (every mask of the tail fits in 32 bits: n <= 32)
+    bulk = bulk_ok and TAIL < n and fixed[order[n - TAIL]] < 0
     rows = order[n - TAIL :].copy() if bulk else order[:0].copy()
     tail = n >= 3 and fixed[order[n - 2]] < 0 and fixed[order[n - 1]] < 0
     nodes = 0
@@ -215,7 +227,8 @@ def _free_search(n: int, fixed: np.ndarray, hist: np.ndarray, bulk_ok: bool = Tr
         )
         now_used = used[t] | b
         if bulk and t == n - TAIL - 1:
-            _tail(n, rows, full & ~now_used, os, ot, i_s, i_t, k, partner_s, work, on_s, on_t, wide)
+            rest = full & ~now_used
+            _tail(n, rows, rest, os, ot, i_s, i_t, k, partner_s, partner_t, work, on_s, on_t, wide)
             nodes += _TAIL_NODES
             continue
         if t == n - 1:

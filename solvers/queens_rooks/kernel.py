@@ -22,7 +22,7 @@ Kernels (both iterative DFS over rows with explicit stacks, counting their nodes
 - *free* (the whole row): enumerates permutations, carrying ``k`` and the masks of occupied
   diagonals and of the diagonals of currently free pieces; a piece landing on a free piece's
   diagonal makes that piece (found through a per-diagonal partner table) non-free.  The update is
-  branch-free.  When the last five rows are open (6 <= n <= 16, in almost every search) they
+  branch-free.  When the last five rows are open (n >= 6, in almost every search) they
   are counted in bulk by :func:`.free._tail`: three masks per cell of the 5 x 5 group of remaining
   rows and columns (free pieces it takes away, whether it is free of the placed pieces, the
   group's cells sharing a diagonal with it) make each of the 120 completions a few ORs and two

@@ -4,9 +4,12 @@ It shares no code with the kernels: the M queens are placed first (plain loops o
 cells, no symmetry, every M-subset of the allowed cells), and the rooks then fill the rows and
 columns the queens left free on the cells no queen attacks: one rook per row and column, so
 their placements are the permanent of that 0/1 matrix, by Ryser's formula.  Fast for M <= 2
-(the M-subsets) and a free square of at most :data:`MAX_FREE` rows (the permanent's partial
-sums stay below 2**63, :func:`ryser_bound`).  tests/solvers/test_queens_rooks_crosscheck.py
-checks the method against brute force and the kernels.
+(the M-subsets).  A free square of at most :data:`EXACT_FREE` rows is summed in int64 (its
+partial sums stay below 2**63, :func:`ryser_bound`); a larger one, up to :data:`MAX_FREE`
+rows, modulo two primes below 2**31 and rebuilt by the Chinese remainder theorem (a k x k
+0/1 permanent is at most k!, below their product).  The sum over the queens is checked
+against overflow.  tests/solvers/test_queens_rooks_crosscheck.py checks the method against
+brute force and the kernels.
 """
 
 from __future__ import annotations
@@ -16,9 +19,13 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["ryser", "placements", "ryser_bound", "cell", "MAX_FREE"]
+__all__ = ["ryser", "ryser_wide", "permanent", "placements", "ryser_bound", "cell", "MAX_FREE"]
 
-MAX_FREE = 14  # ryser_bound(14) < 2**63 <= ryser_bound(15)
+EXACT_FREE = 14  # ryser_bound(14) < 2**63 <= ryser_bound(15)
+PRIMES = (2147483647, 2147483629)  # the two moduli of ryser_wide (primes below 2**31)
+MAX_FREE = 20  # 20! < PRIMES[0] * PRIMES[1] <= 21!: every permanent up to 20 x 20 is exact
+_INVERSE = pow(PRIMES[0], -1, PRIMES[1])  # PRIMES[0] ** -1 modulo PRIMES[1]
+_LARGEST = np.iinfo(np.int64).max
 
 
 @njit(cache=True)
@@ -48,6 +55,48 @@ def ryser(a: np.ndarray) -> int:
                 break
         total += sign * term
     return -total if k % 2 else total
+
+
+@njit(cache=True)
+def ryser_wide(a: np.ndarray) -> int:
+    """Permanent of a square 0/1 matrix of at most MAX_FREE rows: Ryser's formula, as
+    :func:`ryser`, modulo both PRIMES, joined by the Chinese remainder theorem."""
+    p, q = PRIMES
+    k = a.shape[0]
+    sums = np.zeros(k, np.int64)
+    members = 0
+    sign = 1
+    mod_p = 0
+    mod_q = 0
+    for g in range(1, 1 << k):
+        j = 0
+        while (g >> j) & 1 == 0:
+            j += 1
+        step = -1 if (members >> j) & 1 else 1
+        members ^= 1 << j
+        for i in range(k):
+            sums[i] += step * a[i, j]
+        sign = -sign
+        term_p = 1
+        term_q = 1
+        for i in range(k):  # each factor is at most k: a product stays below 2**36
+            term_p = term_p * sums[i] % p
+            term_q = term_q * sums[i] % q
+        mod_p = (mod_p + sign * term_p) % p
+        mod_q = (mod_q + sign * term_q) % q
+    if k % 2:
+        mod_p = (p - mod_p) % p
+        mod_q = (q - mod_q) % q
+    # the x < p * q with x = mod_p (mod p) and x = mod_q (mod q); every factor below 2**31
+    return mod_p + p * ((mod_q - mod_p) % q * _INVERSE % q)
+
+
+@njit(cache=True)
+def permanent(a: np.ndarray) -> int:
+    """Permanent of a square 0/1 matrix of at most MAX_FREE rows, exactly."""
+    if a.shape[0] <= EXACT_FREE:
+        return ryser(a)
+    return ryser_wide(a)
 
 
 @njit(cache=True)
@@ -114,7 +163,10 @@ def placements(n: int, m: int, fixed: np.ndarray) -> int:
                         dc = cols[j] - cells[pick[x], 1]
                         if dr == dc or dr == -dc:
                             a[i, j] = 0
-            total += ryser(a)
+            found = permanent(a)
+            if found > _LARGEST - total:
+                raise OverflowError("the count passes 2**63 - 1")
+            total += found
         # the next m-subset of the cells, in lexicographic order
         x = m - 1
         while x >= 0 and pick[x] == count - m + x:
@@ -135,5 +187,5 @@ def ryser_bound(k: int) -> int:
 def cell(n: int, m: int) -> int:
     """placements(M, n - M) on the whole n x n board by this method (n - m <= MAX_FREE)."""
     if n - m > MAX_FREE:
-        raise ValueError(f"{n - m} rooks: the permanent could overflow int64")
+        raise ValueError(f"{n - m} rooks: more than {MAX_FREE}, the permanent is not exact")
     return int(placements(n, m, np.full(n, -1, np.int64)))

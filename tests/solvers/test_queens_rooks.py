@@ -143,13 +143,27 @@ def brute_free_histogram(fixed: list[int]) -> list[int]:
 
 @pytest.mark.parametrize(
     "n, forced",
-    [(6, 0), (7, 1), (8, 2), (9, 2), (10, 3), (11, 4), (12, 5), (13, 6), (16, 9), (17, 10)],
+    [
+        (6, 0),
+        (7, 1),
+        (8, 2),
+        (9, 2),
+        (10, 3),
+        (11, 4),
+        (12, 5),
+        (13, 6),
+        (16, 9),
+        (17, 10),
+        (17, 12),
+        (20, 13),
+        (32, 25),
+    ],
 )
 def test_bulk_tail_matches_brute_force(n, forced):
-    """The last five open rows are counted in bulk (kernel._tail, n <= 16; n = 17 by the plain
-    search alone), the rows before them by the plain search.  Random forced rows (some among the
-    last five, so the tail's rows are not always contiguous) and random columns, against every
-    permutation of the open rows."""
+    """The last five open rows are counted in bulk (kernel._tail, every n up to 32: it marks
+    free pieces by their rows, so every mask fits in 32 bits), the rows before them by the
+    plain search.  Random forced rows (some among the last five, so the tail's rows are not
+    always contiguous) and random columns, against every permutation of the open rows."""
     assert kernel.TAIL == 5
     rng = np.random.default_rng(n)
     for _ in range(6 if n < 12 else 2):

@@ -9,11 +9,17 @@ What is compared:
 
 - rows 1 to 12 of the triangle file with the kernel's whole-row search (under a second of one
   core for all of them);
-- whole cells (M = 0, 1, 2) of rows 13, 14 and 15 of the file with the method, and each
-  row's last cell (M = n) with the n-queens counts of OEIS A000170; and cells of row 13 with
-  the kernel through the contract, its work units split at random places (the whole row 13
-  search is ~5 s of one core; row 14 takes ~1 min and row 15 ~15 min, too long for CI, so
-  their whole cells are checked against the file's figures rather than recomputed);
+- whole cells (M = 0, 1, 2) of rows 13 to 16 of the file with the method (the rooks of
+  M = 0 and 1 on rows 15 and 16 fill more than 14 rows, whose permanent is summed modulo two
+  primes), M = 0 with n!, and each row's last two cells with the n-queens counts of OEIS
+  A000170 (M = n is Q(n); with one rook every piece must be diagonal-free, so M = n - 1 is
+  n Q(n)); cells of row 13 with the kernel through the contract, its work units split at
+  random places (the whole row 13 search is ~5 s of one core; rows 14 to 16 take from a
+  minute to hours, too long for CI, so their whole cells are checked against the file's
+  figures rather than recomputed);
+- the cells with two and three rooks of rows up to 13 with a third method, a plain search
+  that puts a queen or a rook in each row (:mod:`tests.solvers.queens_rooks_rows`;
+  ``benchmarks/queens_rooks_row16.py`` checks row 16's two-rook cell with it);
 - the kernel's count below sampled work units of rows 14 and 15 (each unit fixes the pieces
   of a few rows) for M = 0..3, against the same method with those pieces forced.
 """
@@ -31,8 +37,17 @@ import pytest
 
 from boardsweep.solvers import queens_rooks as qr
 from boardsweep.solvers.prefixes import Prefixes
-from boardsweep.solvers.queens_rooks.permanent import placements, ryser, ryser_bound
+from boardsweep.solvers.queens_rooks.permanent import (
+    MAX_FREE,
+    cell,
+    permanent,
+    placements,
+    ryser,
+    ryser_bound,
+    ryser_wide,
+)
 from tests.contract_driver import run_in_process
+from tests.solvers.queens_rooks_rows import few_rooks
 from tests.solvers.test_queens_rooks import brute_row
 
 TRIANGLE = Path(__file__).resolve().parents[2] / "data" / "queens_rooks_triangle.txt"
@@ -48,18 +63,9 @@ ROWS_TO_8 = [
     [40320, 88488, 92632, 59472, 28860],
 ]
 WANTED = (0, 1, 2)  # the M of whole cells checked: two queens place in well under a second
-# OEIS A000170, n = 13..15: the last cell of a row (M = n queens, no rook) is the n-queens count
-A000170_13_TO_15 = {13: 73712, 14: 365596, 15: 2279184}
-
-
-# ---------------------------------------------------------------------------------- the method
-# (solvers.queens_rooks.permanent: `boardsweep verify` uses it as the second method)
-
-
-def cell(n: int, m: int) -> int:
-    """placements(M, n - M) on the whole board by the method."""
-    assert ryser_bound(n - m) < 2**63, "the permanent could overflow int64"
-    return int(placements(n, m, np.full(n, -1, np.int64)))
+# OEIS A000170, n = 13..16: the last cell of a row (M = n queens, no rook) is the n-queens count
+A000170_13_TO_16 = {13: 73712, 14: 365596, 15: 2279184, 16: 14772512}
+CHECKED_ROWS = (13, 14, 15, 16)  # the rows whose whole cells M = 0, 1, 2 the method recomputes
 
 
 def forced(n: int, decisions: list[int]) -> np.ndarray:
@@ -104,6 +110,29 @@ def test_ryser_knows_small_permanents():
     assert ryser_bound(14) < 2**63 <= ryser_bound(15)
 
 
+def derangements(k: int) -> int:
+    """The permutations of k things that move every one: D(k) = (k - 1) (D(k - 1) + D(k - 2))."""
+    d = [1, 0]
+    for j in range(2, k + 1):
+        d.append((j - 1) * (d[-1] + d[-2]))
+    return d[k]
+
+
+def test_wide_permanents_are_exact_to_max_free():
+    # past 14 rows int64 partial sums overflow: the sum modulo two primes, rebuilt
+    for k in (1, 2, 7, 14, 15, 16, 17, 19, MAX_FREE):
+        ones = np.ones((k, k), np.int64)
+        assert permanent(ones) == ryser_wide(ones) == math.factorial(k), k
+        assert permanent(ones - np.eye(k, dtype=np.int64)) == derangements(k), k
+    rng = np.random.default_rng(7)
+    for _ in range(20):  # the same as the int64 sum where that one is exact
+        k = int(rng.integers(1, 13))
+        a = (rng.random((k, k)) < 0.7).astype(np.int64)
+        assert ryser_wide(a) == ryser(a)
+    with pytest.raises(ValueError, match="not exact"):
+        cell(MAX_FREE + 1, 0)
+
+
 @pytest.mark.parametrize("n", range(1, 9))
 def test_method_gives_the_known_rows(n):
     wanted = range(min(n, 4) + 1)
@@ -141,16 +170,27 @@ def test_published_rows_1_to_12_are_the_kernels():
 
 @pytest.fixture(scope="module")
 def independent() -> dict[int, list[int]]:
-    """Cells M = 0, 1, 2 of rows 13, 14 and 15 by the method (a few seconds)."""
-    return {n: [cell(n, m) if m else math.factorial(n) for m in WANTED] for n in (13, 14, 15)}
+    """Cells M = 0, 1, 2 of rows 13 to 16 by the method (about ten seconds)."""
+    return {n: [cell(n, m) for m in WANTED] for n in CHECKED_ROWS}
 
 
-def test_published_rows_13_to_15(independent):
+def test_published_rows_13_to_16(independent):
     published = published_triangle()
-    assert {13, 14, 15} <= set(published), "the triangle file lost rows 13 to 15"
-    for n in (13, 14, 15):
+    assert set(CHECKED_ROWS) <= set(published), "the triangle file lost rows 13 to 16"
+    for n in CHECKED_ROWS:
+        assert independent[n][0] == math.factorial(n), n
         assert published[n][: len(WANTED)] == independent[n], n
-        assert published[n][n] == A000170_13_TO_15[n], n
+        assert published[n][n] == A000170_13_TO_16[n], n
+        assert published[n][n - 1] == n * A000170_13_TO_16[n], n
+
+
+@pytest.mark.parametrize("n", range(1, 14))
+def test_plain_search_gives_the_last_cells(n):
+    rooks = range(min(n, 3 if n <= 12 else 2) + 1)
+    want = [published_triangle()[n][n - r] for r in rooks]
+    assert [few_rooks(n, r) for r in rooks] == want
+    if n <= 6:
+        assert want == brute_row(n)[::-1][: len(want)]
 
 
 def test_row_13_through_the_kernel_split_at_random(independent):
