@@ -1,6 +1,7 @@
-"""The plan of the queens+rooks triangle's next rows (15 on 2 local workers, 16 on a cluster).
+"""The plan of the queens+rooks triangle's rows 15 to 17 (15 and 16 on 2 local workers, 17 on
+a cluster).
 
-    python benchmarks/plan_queens_rooks.py [--sizes 15 16] [--sample 200] [--workers 64]
+    python benchmarks/plan_queens_rooks.py [--sizes 15 16 17] [--sample 1000] [--workers 64]
                                            [--task-seconds 300]
 
 For each row n (a whole row M = 0..n is one point): its split depth and work units
@@ -9,8 +10,10 @@ the CPU seconds of ``--sample`` units drawn at random (one ``count_units`` call 
 process, after a warm-up), times the number of units.  The sample's spread (slowest unit over
 the mean, and the coefficient of variation) says how even the units are; tasks of many units
 are more even still (unit u is a pseudo-random prefix, so a task is a random sample).  Then the
-config to run the row on a Slurm cluster and ``boardsweep plan`` on it, and the local config
-that computes row 15 on 2 workers (``benchmarks/queens_rooks_row15.yaml``).
+config to run each row past 16 on a Slurm cluster and ``boardsweep plan`` on it, and the local
+configs that compute rows 15 and 16 on 2 workers (``benchmarks/queens_rooks_row15.yaml``,
+``benchmarks/queens_rooks_row16.yaml``; row 16's run and its checks:
+``benchmarks/queens_rooks_row16.py``).
 
 Nothing here asserts on a time; CPU seconds are ``time.process_time``.
 """
@@ -30,7 +33,9 @@ TIMED = (
     "boardsweep.pipeline.cli",
     "boardsweep.solvers.queens_rooks",
     "benchmarks/queens_rooks_row15.yaml",
+    "benchmarks/queens_rooks_row16.yaml",
 )
+LOCAL = {15: ("queens_rooks_row15.yaml", 20), 16: ("queens_rooks_row16.yaml", 60)}  # task s
 REPEATS = "1 (each sampled unit runs once)"
 SPREAD = "not repeated: the unit CV column is the spread over the sampled units"
 
@@ -77,8 +82,8 @@ def plan_of(config: str, workers: int, target: float) -> str:
 def main() -> None:
     """Sample every row's units, print the table, the Slurm config and its plan."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[15, 16])
-    parser.add_argument("--sample", type=int, default=200)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[15, 16, 17])
+    parser.add_argument("--sample", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=64)
     parser.add_argument("--task-seconds", type=float, default=300.0)
     parser.add_argument("--seed", type=int, default=1)
@@ -136,7 +141,7 @@ def main() -> None:
         "(one process, this machine); wall = CPU / workers (tasks of many random units).",
     ]
     for n in args.sizes:
-        if n < 16:
+        if n in LOCAL:
             continue
         units, total = measured[n]
         wall = total / args.workers / 3600
@@ -155,11 +160,10 @@ def main() -> None:
         parts.append(
             "```text\n" + plan_of(config, args.workers, args.task_seconds).rstrip() + "\n```"
         )
-    local = (HERE / "queens_rooks_row15.yaml").read_text()
-    parts.append(
-        f"Row 15 on 2 local workers (`benchmarks/queens_rooks_row15.yaml`):\n\n```yaml\n{local}```"
-    )
-    parts.append("```text\n" + plan_of(local, 2, 20).rstrip() + "\n```")
+    for n, (name, task_seconds) in LOCAL.items():
+        local = (HERE / name).read_text()
+        parts.append(f"Row {n} on 2 local workers (`benchmarks/{name}`):\n\n```yaml\n{local}```")
+        parts.append("```text\n" + plan_of(local, 2, task_seconds).rstrip() + "\n```")
     body = "\n\n".join(parts)
     print(f"\n{body}")
     write_results(
