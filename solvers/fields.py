@@ -11,6 +11,13 @@ first, made numba count a reference on every field read, and ran the Slant kerne
 times slower.)  A row lives no longer than the call that took it from its workspace, and
 indexes are not checked, like the block's own in numba.  ``ws.width`` is the entries per row.
 
+A workspace *owns* its block (numba counts a reference to it wherever the workspace goes,
+as it would for the array) or *borrows* it (``Cls.borrow(block)``: the block's address and
+shape only, so passing it on costs nothing).  Counting is an atomic add and subtract on every
+call a workspace is handed to, inlined or not, which a deduction loop pays at every step.  A
+borrowed workspace is only safe while its block lives: an entry point borrows its own
+argument, which lives for the whole call; a block made inside numba code needs an owner.
+
 Any kernel may define workspaces; workspaces of several kinds may share field names (Slant's
 three engines do: one vocabulary).  In Python a workspace is indexed like its block
 (``ws[row, i]``), which tests use.
@@ -89,6 +96,28 @@ class RowType(types.Type):
         super().__init__(name=f"FieldRows({dtype})" if many else f"FieldRow({dtype})")
 
 
+class BorrowedType(types.Type):
+    """numba's type of a workspace that borrows its block: the block's data pointer, bytes per
+    row and entries per row, and no reference (numba counts none when it is passed on).  The
+    block must outlive it: an entry point's argument does."""
+
+    def __init__(self, owner: BlockType) -> None:
+        self.owner = owner
+        self.array = owner.array
+        super().__init__(name=f"Borrowed{owner.name}")
+
+
+@register_model(BorrowedType)
+class _BorrowedModel(models.StructModel):
+    def __init__(self, dmm, fe_type):
+        members = [
+            ("data", types.CPointer(fe_type.array.dtype)),
+            ("stride", types.intp),
+            ("width", types.intp),
+        ]
+        super().__init__(dmm, fe_type, members)
+
+
 @register_model(BlockType)
 class _BlockModel(models.StructModel):
     def __init__(self, dmm, fe_type):
@@ -112,21 +141,25 @@ def _unbox(typ, obj, c):
     return NativeValue(out._getvalue(), is_error=block.is_error)
 
 
-def _block_of(context, builder, ws_type, ws_value):
-    """In generated code, the block array of the workspace ``ws_value``."""
+def _parts(context, builder, ws_type, ws_value):
+    """In generated code: the workspace's data pointer (void*), bytes per row, entries per row."""
     proxy = cgutils.create_struct_proxy(ws_type)(context, builder, value=ws_value)
-    return context.make_array(ws_type.array)(context, builder, value=proxy.block)
+    if isinstance(ws_type, BorrowedType):
+        return builder.bitcast(proxy.data, cgutils.voidptr_t), proxy.stride, proxy.width
+    block = context.make_array(ws_type.array)(context, builder, value=proxy.block)
+    return (
+        builder.bitcast(block.data, cgutils.voidptr_t),
+        builder.extract_value(block.strides, 0),
+        builder.extract_value(block.shape, 1),
+    )
 
 
 def _field_codegen(row_type):
     def codegen(context, builder, sig, args):
         ws_value, first_value = args
-        block = _block_of(context, builder, sig.args[0], ws_value)
-        stride = builder.extract_value(block.strides, 0)  # bytes per row
+        data, stride, _ = _parts(context, builder, sig.args[0], ws_value)
         first_value = context.cast(builder, first_value, sig.args[1], types.intp)
-        start = builder.gep(
-            builder.bitcast(block.data, cgutils.voidptr_t), [builder.mul(first_value, stride)]
-        )
+        start = builder.gep(data, [builder.mul(first_value, stride)])
         row = cgutils.create_struct_proxy(row_type)(context, builder)
         row.data = builder.bitcast(start, context.get_value_type(types.CPointer(row_type.dtype)))
         itemsize = context.get_constant(types.intp, row_type.dtype.bitwidth // 8)
@@ -220,7 +253,6 @@ def _attribute(numba_type: BlockType, name: str, first: int, many: bool) -> None
     places = _PLACES[name] = {numba_type: (first, many)}
 
     # (no inline="always": numba 0.68 then drops a store to the field, ws.f[i] = v)
-    @overload_attribute(BlockType, name)
     def _get(ws):
         if ws not in places:
             return None
@@ -229,19 +261,28 @@ def _attribute(numba_type: BlockType, name: str, first: int, many: bool) -> None
             return lambda ws: _fields(ws, row)
         return lambda ws: _field(ws, row)
 
+    overload_attribute(BlockType, name)(_get)
+    overload_attribute(BorrowedType, name)(_get)
+
 
 @intrinsic
 def _width(typingctx, ws):
     """The entries per row of ``ws``'s block."""
 
     def codegen(context, builder, sig, args):
-        return builder.extract_value(_block_of(context, builder, sig.args[0], args[0]).shape, 1)
+        return _parts(context, builder, sig.args[0], args[0])[2]
 
     return types.intp(ws), codegen
 
 
 @overload_attribute(BlockType, "width")
 def _get_width(ws):
+    """``ws.width`` in numba: the entries per row (a field's length)."""
+    return lambda ws: _width(ws)
+
+
+@overload_attribute(BorrowedType, "width")
+def _get_borrowed_width(ws):
     """``ws.width`` in numba: the entries per row (a field's length)."""
     return lambda ws: _width(ws)
 
@@ -264,6 +305,27 @@ def _wrapper(numba_type: BlockType):
     return wrap
 
 
+def _borrower(numba_type: BlockType, borrowed: BorrowedType):
+    @intrinsic
+    def borrow(typingctx, block):
+        """The workspace borrowing ``block`` (a 2-D C-contiguous array of its type), which
+        must outlive it: numba counts no reference to it when the workspace is passed on."""
+        if block != numba_type.array:
+            return None
+
+        def codegen(context, builder, sig, args):
+            array = context.make_array(sig.args[0])(context, builder, value=args[0])
+            out = cgutils.create_struct_proxy(borrowed)(context, builder)
+            out.data = array.data
+            out.stride = builder.extract_value(array.strides, 0)
+            out.width = builder.extract_value(array.shape, 1)
+            return out._getvalue()
+
+        return borrowed(block), codegen
+
+    return borrow
+
+
 def define(
     name: str, fields: dict[str, tuple[int, int]], dtype: type[np.integer] = np.int64
 ) -> type[Block]:
@@ -273,11 +335,13 @@ def define(
     a field read gives one, as indexing a numpy array of it would).
 
     ``Cls.wrap(block)``, bound to a module-level name, makes in numba code the workspace of
-    a bare block: an entry point called often from Python takes ``ws.block``, which numba's
-    dispatcher types at C speed (a workspace object goes through a Python lookup on every
-    call)."""
+    a bare block, owning it: an entry point called often from Python takes ``ws.block``,
+    which numba's dispatcher types at C speed (a workspace object goes through a Python
+    lookup on every call).  ``Cls.borrow(block)`` makes one that borrows it (see the module's
+    notes): an entry point's hot loops take that."""
     rows = max(first + count for first, count in fields.values())
     numba_type = BlockType(name, numba.from_dtype(np.dtype(dtype)))
+    borrowed = BorrowedType(numba_type)
     cls = type(
         name,
         (Block,),
@@ -287,9 +351,11 @@ def define(
             "ROWS": rows,
             "DTYPE": np.dtype(dtype).type,
             "wrap": staticmethod(_wrapper(numba_type)),
+            "borrow": staticmethod(_borrower(numba_type, borrowed)),
         },
     )
     typeof_impl.register(cls)(lambda val, c: numba_type)
     for field, (first, count) in fields.items():
         _attribute(numba_type, field, first, count > 1)
+        _attribute(borrowed, field, first, count > 1)
     return cls

@@ -36,10 +36,12 @@ problem's declaration and its second method.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
+import numba
 import numpy as np
 import pyarrow as pa
 
@@ -55,7 +57,7 @@ from ..schema import Choice, Field, ParamError, Record
 from . import format as text_format
 from .clock import tick_rate
 from .generate import MIN_HARD_SIDE, generate
-from .kernel import CHECK, make_workspace, solve_range
+from .kernel import CHECK, frame_sections, make_frame, make_workspace, solve_at, solve_range
 from .levels import LEVELS
 from .report import report
 from .state import Workspace
@@ -163,30 +165,36 @@ def _workspace(points: int) -> tuple[Workspace, np.ndarray]:
 
 
 class _Run:
-    """A validated batch, its output columns and one workspace, for :func:`solve_range`."""
+    """A validated batch in one frame, its answers and one workspace, for
+    :func:`solve_range` (a range in one call) and :func:`solve_at` (one puzzle a call)."""
 
     def __init__(self, batch: Mapping[str, np.ndarray], check: int, timed: bool = False) -> None:
-        rows, cols, offsets, self.clues = _checked(batch)
+        rows, cols, offsets, clues = _checked(batch)
         self.count = k = rows.shape[0]
         most = int(((rows + 1) * (cols + 1)).max()) if k else 1
         self.block = _workspace(most)[0].block  # one workspace for the whole batch
-        self.check = np.int64(check)
-        # rows, columns, first clue and cells before each puzzle (one more entry each)
-        self.layout = np.zeros((4, k + 1), dtype=np.int64)
-        self.layout[0, :k] = rows
-        self.layout[1, :k] = cols
-        self.layout[2] = offsets
-        np.cumsum(self.layout[0, :k] * self.layout[1, :k], out=self.layout[3, 1:])
-        self.cells = self.layout[3]
-        # verdict, nodes and (if timed) ticks per puzzle
-        self.out = np.zeros((3 if timed else 2, k), dtype=np.int64)
-        self.solution = np.empty(int(self.cells[-1]), dtype=np.uint8)
+        self.frame = make_frame(rows, cols, offsets, clues, check, timed)
+        self.cells = np.zeros(k + 1, dtype=np.int64)
+        np.cumsum(rows * cols, out=self.cells[1:])
+        _, at_out, at_solution, at_clues = frame_sections(k, int(self.cells[-1]))
+        # verdict, nodes and ticks per puzzle; the solutions
+        self.out = self.frame[at_out:at_solution].reshape(3, k)
+        self.solution = self.frame[at_solution:at_clues]
 
     def solve(self, lo: int, hi: int) -> None:
-        """Solve puzzles ``lo..hi-1`` into the output columns (and their ticks, if timed)."""
-        solve_range(
-            self.layout, self.clues, lo, hi, self.block, self.check, self.out, self.solution
-        )
+        """Solve puzzles ``lo..hi-1`` in one call into the answers."""
+        solve_range(self.frame, self.block, lo, hi)
+
+    def each(self) -> Callable[[int], None]:
+        """``solve(j)``: puzzle ``j`` alone into the answers, one call per puzzle.
+
+        numba's dispatcher types every argument of every call, which costs more than a
+        small puzzle's reset; here the types are looked up once, and each call goes
+        straight to the compiled :func:`solve_at` for them (``Dispatcher.get_overload``),
+        through a partial that has no Python frame of its own."""
+        signature = (numba.typeof(self.frame), numba.typeof(self.block), numba.types.int64)
+        solve_at.compile(signature)  # from the cache, where it is there
+        return functools.partial(solve_at.get_overload(signature), self.frame, self.block)
 
     def result(self) -> dict[str, np.ndarray]:
         """The result columns; a puzzle with no solution keeps none."""
@@ -198,7 +206,7 @@ class _Run:
         return {
             "status": status,
             "solution_offsets": sizes,
-            "solution": self.solution[keep],
+            "solution": self.solution[keep].astype(np.uint8),
             "nodes": self.out[1].copy(),
         }
 
@@ -245,9 +253,10 @@ def solve_each(
         return {**run.result(), "seconds": run.out[2] / rate}
     seconds = np.zeros(k, dtype=np.float64)
     clock = time.perf_counter
+    solve = run.each()
     for j in range(k):
         start = clock()
-        run.solve(j, j + 1)
+        solve(j)
         seconds[j] = clock() - start
     return {**run.result(), "seconds": seconds}
 
@@ -275,7 +284,7 @@ def _costs(columns: Mapping[str, np.ndarray], options: Mapping) -> np.ndarray:
     return instance_seconds(columns["rows"], columns["cols"])
 
 
-# per point: the workspace's 47 rows of int64 (376 bytes), the batch's layout, solution and
+# per point: the workspace's 48 rows of int64 (384 bytes), the batch's layout, solution and
 # clues (about 40), and clause learning's tables when every cell is open (about 1,010: see
 # solvers.slant.learning.solve_by_learning; the clauses it learns come on top, a few thousand
 # of a few dozen literals on a 100 x 100 puzzle)
@@ -395,13 +404,10 @@ def _verdict(rows: int, cols: int, clues: np.ndarray, learn: int) -> tuple[int, 
     (``learn`` -1) or by clause learning wherever the root leaves a cell open (``learn`` 0)."""
     from . import kernel
 
-    ws, st = kernel.make_workspace((rows + 1) * (cols + 1))
+    ws, _ = kernel.make_workspace((rows + 1) * (cols + 1))
     sol = np.empty(rows * cols, np.int64)
-    first = np.full(rows * cols, -1, np.int64)
-    kernel.reset(ws, st, rows, cols, np.ascontiguousarray(clues, np.int8))
-    found, _ = kernel.search(
-        ws, st, rows, cols, np.int64(2), sol, first, True, np.int64(CHECK), 0, np.int64(learn)
-    )
+    clues = np.ascontiguousarray(clues, np.int8)
+    found = kernel.verdict(ws.block, np.int64(rows), np.int64(cols), clues, np.int64(learn), sol)
     return int(found), sol
 
 

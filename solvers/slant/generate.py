@@ -43,6 +43,7 @@ from .kernel import (
     search,
 )
 from .levels import EASY, HARD, LEVELS, deduce, make_scratch
+from .state import borrow_workspace
 from .tables import GRID
 
 __all__ = [
@@ -233,8 +234,11 @@ def _settle(R, C, clues, sol, points, values, count, ws, st, scratch, stack):
 
 
 @njit(cache=True, nogil=True)
-def minimise_clues(R, C, clues, sol, removal, ws, st):
+def minimise_clues(R, C, clues, sol, removal, block):
     """Drop clues in ``removal`` order while ``sol`` stays the only solution; returns nodes.
+
+    ``block`` is a workspace's block (:func:`~solvers.slant.kernel.make_workspace`), borrowed
+    as the batch solver borrows it, with its row of scalar slots.
 
     A clue can go when no other value of it lets the puzzle be solved.  Each other value is
     settled by the first phase that can: the rules alone refuting it on a QUICK window; an
@@ -247,6 +251,8 @@ def minimise_clues(R, C, clues, sol, removal, ws, st):
     whole batch at once when they can (:func:`_settle`).  A clue whose check passes
     FULL_NODES nodes stays (the puzzle stays unique, if not quite minimal).
     """
+    ws = borrow_workspace(block)
+    st = ws.slots
     W = C + 1
     P = (R + 1) * W
     side = 4 * FAR + 1
@@ -415,7 +421,7 @@ def generate(
     P = (R + 1) * (C + 1)
     clues_out = np.empty(count * P, dtype=np.int8)
     if difficulty is None:
-        ws, st = make_workspace(P)
+        ws, _ = make_workspace(P)
         for j in range(count):
             rng = np.random.default_rng([seed, R, C, start + j])
             order = rng.permutation(R * C)
@@ -423,7 +429,7 @@ def generate(
             removal = rng.permutation(P)
             sol = random_filling(R, C, order, bits)
             clues = clues_of(R, C, sol)
-            minimise_clues(R, C, clues, sol, removal, ws, st)
+            minimise_clues(R, C, clues, sol, removal, ws.block)
             clues_out[j * P : (j + 1) * P] = clues
     else:
         level = LEVELS.index(difficulty)

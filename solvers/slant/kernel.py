@@ -58,17 +58,17 @@ from .state import (
     _NPQ,
     _NTR,
     _ONE,
-    _ST,
     _WIT,
     _ZERO,
     _enqueue,
     _fail,
-    as_workspace,
     assign,
+    borrow_workspace,
     make_workspace,
     preconnect,
     propagate,
     reset,
+    reset_probing,
     undo_to,
 )
 
@@ -80,7 +80,11 @@ __all__ = [
     "probe",
     "search",
     "CHECK",
+    "make_frame",
+    "frame_sections",
     "solve_range",
+    "solve_at",
+    "verdict",
 ]
 
 SWEEP_RADIUS = 6  # a decision sweeps its group within this many cells of it
@@ -221,6 +225,7 @@ def _step(ws, st, R, C, i, v, sweep):
     if st[_NTR] == R * C:
         return True  # every cell decided (one trail entry each): nothing left to probe
     if i < 0:
+        reset_probing(ws, R, C)
         # the root: the class and shape rules before any trial (Tatham's Hard puzzles need
         # no more)
         if not settle(ws, st, R, C):
@@ -406,8 +411,6 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes, lea
     """
     cell, phase, dval = ws.cell, ws.phase, ws.dec_val
     dmark, dcell, dstate = ws.dec_mark, ws.dec_cell, ws.dec_state
-    for k in range(R * C):
-        phase[k] = first[k]
     nodes = _ONE
     nsol = 0
     depth = 0
@@ -439,7 +442,9 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes, lea
                     sol[k] = cell[k]
                 return 1, nodes
             _label_groups(ws, st, R, C, nodes == 1)
-            if nodes == 1:
+            if nodes == 1:  # the first time: the values to try first (none read them before)
+                for k in range(R * C):
+                    phase[k] = first[k]
                 for k in range(st[_NCAND]):
                     j = ws.cand[k]
                     if phase[j] < 0:
@@ -535,53 +540,121 @@ def search(ws, st, R, C, max_solutions, sol, first, sweep, check, max_nodes, lea
             state = _STEP
 
 
+# The frame: one int64 array holding a batch's layout, clues, answers and settings, so that a
+# call per puzzle passes numba two arrays and an index (its dispatcher types every argument
+# on every call, each array costing more than a small puzzle's reset).  frame[_HEAD:] holds,
+# in order: the layout (4 rows of k + 1: rows, columns, first clue, cells before), the answers
+# (3 rows of k: verdict, nodes, ticks), the solutions (one entry per cell of the batch) and
+# the clues (one per point).
+_K, _CHECK_AT, _TIMED, _CLUES_AT = 0, 1, 2, 3
+_HEAD = 4
+
+
+def frame_sections(k: int, cells: int) -> tuple[int, int, int, int]:
+    """Where a frame of ``k`` puzzles and ``cells`` cells keeps its layout, answers,
+    solutions and clues."""
+    layout = _HEAD
+    out = layout + 4 * (k + 1)
+    solution = out + 3 * k
+    return layout, out, solution, solution + cells
+
+
+def make_frame(rows, cols, offsets, clues, check: int, timed: bool) -> np.ndarray:
+    """The frame of a validated batch (int64 rows, cols, offsets; clues in -1..4) for
+    :func:`solve_range` and :func:`solve_at`: answers zero, no solution yet."""
+    k = rows.shape[0]
+    cells = np.zeros(k + 1, dtype=np.int64)
+    np.cumsum(rows * cols, out=cells[1:])
+    at_layout, at_out, at_solution, at_clues = frame_sections(k, int(cells[-1]))
+    frame = np.zeros(at_clues + clues.shape[0], dtype=np.int64)
+    frame[_K], frame[_CHECK_AT], frame[_TIMED], frame[_CLUES_AT] = k, check, timed, at_clues
+    layout = frame[at_layout:at_out].reshape(4, k + 1)
+    layout[0, :k], layout[1, :k], layout[2], layout[3] = rows, cols, offsets, cells
+    frame[at_clues:] = clues
+    return frame
+
+
 @njit(cache=True, nogil=True)
-def solve_range(layout, clues, lo, hi, block, check, out, solution):
-    """Solve puzzles ``lo..hi-1`` of a batch in one call, no Python between them.
+def _solve_one(frame, ws, st, sol, first, j):
+    """Solve puzzle ``j`` of ``frame`` into its answers (the body of :func:`solve_range`)."""
+    k = frame[_K]
+    timed = frame[_TIMED] != 0
+    start = np.int64(0)
+    if timed:
+        start = ticks()
+    at_out = _HEAD + 4 * (k + 1)
+    R = frame[_HEAD + j]
+    C = frame[_HEAD + (k + 1) + j]
+    lo = frame[_CLUES_AT] + frame[_HEAD + 2 * (k + 1) + j]
+    reset(ws, st, R, C, frame[lo : lo + (R + 1) * (C + 1)])
+    found, frame[at_out + k + j] = search(
+        ws,
+        st,
+        R,
+        C,
+        np.int64(2),
+        sol,
+        first,
+        np.bool_(True),
+        frame[_CHECK_AT],
+        _ZERO,
+        np.int64(LEARN_CELLS),
+    )
+    frame[at_out + j] = found
+    if found:
+        at = at_out + 3 * k + frame[_HEAD + 3 * (k + 1) + j]
+        for c in range(R * C):
+            frame[at + c] = sol[c]
+    if timed:
+        frame[at_out + 2 * k + j] = ticks() - start
 
-    ``layout`` rows: each puzzle's rows, columns, first clue (offset into ``clues``, one
-    entry more) and cells before it (one entry more), int64.  ``block`` is the workspace's
-    block (``ws.block``, :func:`make_workspace`): few bare arrays, which numba's dispatcher
-    types fastest (its cost grows with each array), on a path called once per puzzle where
-    the clock cannot be trusted.  The scalar slots, the solution buffer and the first values
-    are the call's own arrays (the search working on them as views into the block ran slower
-    in paired rounds of ``benchmarks/slant_ab.py``).
 
-    Puzzle ``j``'s verdict (solutions found, at most 2) goes to ``out[0, j]``, its nodes to
-    ``out[1, j]`` and its first solution, if any, to ``solution`` from ``layout[3, j]`` on.
-    One workspace serves every puzzle; its size tables are refilled only when the size
-    changes.  Where ``out`` has a third row, ``out[2, j]`` gets the ticks of
-    :func:`solvers.slant.clock.ticks` puzzle ``j`` took, reset to solution copied.
+@njit(cache=True, nogil=True)
+def solve_range(frame, block, lo, hi):
+    """Solve puzzles ``lo..hi-1`` of a batch's frame (:func:`make_frame`) in one call, no
+    Python between them.
+
+    ``block`` is the workspace's block (``ws.block``, :func:`make_workspace`), which the call
+    borrows, with its row of scalar slots (``ws.slots``): numba counts no reference on the
+    calls that hand them on.  The solution buffer and the first values are the call's own
+    arrays (the search working on them as views into the block, which numba counts, ran
+    slower in paired rounds of ``benchmarks/slant_ab.py``).
+
+    Puzzle ``j``'s verdict (solutions found, at most 2), its nodes and its first solution,
+    if any, go to the frame's answers.  One workspace serves every puzzle; its size tables
+    are refilled only when the size changes.  Where the frame says timed, each puzzle's
+    ticks of :func:`solvers.slant.clock.ticks`, reset to solution copied, go there too.
     """
-    ws = as_workspace(block)
-    st = np.zeros(_ST, dtype=np.int64)
+    ws = borrow_workspace(block)
+    st = ws.slots
     sol = np.empty(block.shape[1], dtype=np.int64)
     first = np.full(block.shape[1], -1, dtype=np.int64)  # no preferred values: it guesses
-    timed = out.shape[0] > 2
-    start = np.int64(0)
     for j in range(lo, hi):
-        if timed:
-            start = ticks()
-        R = layout[0, j]
-        C = layout[1, j]
-        reset(ws, st, R, C, clues[layout[2, j] : layout[2, j + 1]])
-        found, out[1, j] = search(
-            ws,
-            st,
-            R,
-            C,
-            np.int64(2),
-            sol,
-            first,
-            np.bool_(True),
-            check,
-            _ZERO,
-            np.int64(LEARN_CELLS),
-        )
-        out[0, j] = found
-        if found:
-            at = layout[3, j]
-            for k in range(R * C):
-                solution[at + k] = sol[k]
-        if timed:
-            out[2, j] = ticks() - start
+        _solve_one(frame, ws, st, sol, first, j)
+
+
+@njit(cache=True)
+def solve_at(frame, block, j):
+    """Solve puzzle ``j`` alone, as :func:`solve_range` would: the path of one call per
+    puzzle.  It keeps the GIL (no ``nogil``): releasing and taking it back would cost about
+    as much as the call's dispatch."""
+    ws = borrow_workspace(block)
+    st = ws.slots
+    sol = np.empty(block.shape[1], dtype=np.int64)
+    first = np.full(block.shape[1], -1, dtype=np.int64)
+    _solve_one(frame, ws, st, sol, first, j)
+
+
+@njit(cache=True, nogil=True)
+def verdict(block, R, C, clues, learn, sol):
+    """Solutions (up to 2) of one puzzle, the first written to ``sol``: :func:`search` with
+    ``learn`` (-1: the depth-first search alone), on ``block`` borrowed as in
+    :func:`solve_range`; the second methods' entry."""
+    ws = borrow_workspace(block)
+    st = ws.slots
+    first = np.full(block.shape[1], -1, dtype=np.int64)  # no preferred values: it guesses
+    reset(ws, st, R, C, clues)
+    found, _ = search(
+        ws, st, R, C, np.int64(2), sol, first, np.bool_(True), np.int64(CHECK), _ZERO, learn
+    )
+    return found

@@ -13,18 +13,18 @@ Notation (shared with :mod:`solvers.slant`, which documents the puzzle batch):
 - ``clue[p]`` is the number of slashes that must touch ``p`` (0..4), or ``-1`` for no clue.
 
 State (a :data:`Workspace`: one int64 block whose rows numba code reads as named fields,
-``ws.touch[p]``, :mod:`solvers.fields`; plus an int64 vector ``st`` of queue and trail
-lengths): the cells; for every point the number of decided cells touching it (``touch``) and
-of undecided cells around it (``free``); the components of points joined by decided slashes,
-kept as a label per point (``comp``), a circular list of members (``next``) and a size per
-label (``size``).  A merge relabels the smaller component; undoing it swaps the two list
-links back and relabels again, so the structure is exact under backtracking with no path
-compression to undo.  Tables filled by :func:`reset` spare the hot loops every division:
-the cells around each point (``around[d, p]``) and each cell's top-left corner (``tl``).
-The fields the search uses (:mod:`solvers.slant.kernel`) and those of the root's class and
-shape rules (:mod:`solvers.slant.classes`) live in the same workspace.  The ``_CELL`` ...
-``_CQ`` constants below give each field's first row (for Python, which indexes a workspace
-like its block: ``ws[_CELL, i]``).
+``ws.touch[p]``, :mod:`solvers.fields`; plus ``st``, the queue and trail lengths: an int64
+vector, or the workspace's row ``ws.slots``): the cells; for every point the number of decided
+cells touching it (``touch``) and of undecided cells around it (``free``); the components of
+points joined by decided slashes, kept as a label per point (``comp``), a circular list of
+members (``next``) and a size per label (``size``).  A merge relabels the smaller component;
+undoing it swaps the two list links back and relabels again, so the structure is exact under
+backtracking with no path compression to undo.  Tables filled by :func:`reset` spare the hot
+loops every division: the cells around each point (``around[d, p]``) and each cell's top-left
+corner (``tl``).  The fields the search uses (:mod:`solvers.slant.kernel`) and those of the
+root's class and shape rules (:mod:`solvers.slant.classes`) live in the same workspace.  The
+``_CELL`` ... ``_SLOTS`` constants below give each field's first row (for Python, which indexes a
+workspace like its block: ``ws[_CELL, i]``).
 
 Deduction rules, all run inside one ``while progress`` loop (:func:`propagate`; rule 3 only
 once rules 1 and 2 have nothing left to do):
@@ -56,6 +56,15 @@ once rules 1 and 2 have nothing left to do):
 A contradiction found at a point adds one to that point's failure *weight*, which steers the
 search (dom/wdeg).
 
+Speed: the rules' small helpers are inlined (numba's ``inline="always"``) into
+:func:`propagate`, so a step calls no function; those of rules 3 and 4, rarer, stay calls,
+which keeps the compiled code (and its compile time) smaller.  Where a test falls at random
+from step to step (is a point clued, is a cell open, does a point act now) the queue pushes
+are written without branches: the entry is written past the queue's end and the length grows
+by the test's outcome.  Each keeps the order of the pushes, so the search's nodes do not
+change.  The entry points hand every function a borrowed workspace and its row ``ws.slots``
+(:mod:`solvers.fields`): numba then counts no reference on any call.
+
 This module is long because the state, its trail and every deduction rule share one workspace
 layout, written down once here.
 """
@@ -68,7 +77,16 @@ from numba import njit
 from ..fields import define
 from ..members import join, splice, split
 
-__all__ = ["make_workspace", "reset", "preconnect", "assign", "undo_to", "propagate", "count_exits"]
+__all__ = [
+    "make_workspace",
+    "reset",
+    "reset_probing",
+    "preconnect",
+    "assign",
+    "undo_to",
+    "propagate",
+    "count_exits",
+]
 
 # Constants passed to jitted functions are numpy scalars, not Python ints: numba types a Python
 # constant as a literal and compiles the function it is passed to once more for each one
@@ -122,6 +140,7 @@ _INCQ = 44  # per point: 1 while on the class queue
 _CQ = 45  # class queue (a stack): clued points to count with their classes
 _GEOM = 46  # entries 0, 1: rows and columns of the size _AROUND and _TL hold (0 before the first
 # reset): kept with the tables they describe, so any scalar slots ``st`` may serve a block
+_SLOTS = 47  # the scalar slots ``st`` (_NQ.. below) as a row: what the entry points pass
 # the workspace: these rows as named fields (``ws.cell[i]``, ``ws.around[d, p]``) in numba
 Workspace = define(
     "SlantWorkspace",
@@ -169,9 +188,11 @@ Workspace = define(
         "incq": (_INCQ, 1),
         "cq": (_CQ, 1),
         "geom": (_GEOM, 1),
+        "slots": (_SLOTS, 1),
     },
 )
 as_workspace = Workspace.wrap  # in numba: the workspace of a bare block (Workspace.block)
+borrow_workspace = Workspace.borrow  # the same, borrowing the block: nothing counted on calls
 
 # scalar slots of st (int64)
 _NQ = 0  # point queue length
@@ -190,9 +211,12 @@ _ST = 10
 def make_workspace(points: int) -> tuple[Workspace, np.ndarray]:
     """Return a scratch workspace ``(ws, st)`` for any puzzle of at most ``points`` points.
 
-    ``st`` holds nothing from one puzzle to the next (:func:`reset` sets what a search reads),
-    so a fresh one may serve a kept workspace."""
-    return Workspace(points + 1), np.zeros(_ST, dtype=np.int64)
+    ``st`` holds nothing from one puzzle to the next (:func:`reset` sets every slot), so a
+    fresh one may serve a kept workspace.  Every function takes the slots as ``st``: this
+    array from Python, the workspace's own row ``ws.slots`` in the entry points, where numba
+    counts no reference to it on each call (a row has room for them: at least ``_ST``
+    entries)."""
+    return Workspace(max(points + 1, _ST)), np.zeros(_ST, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -213,20 +237,17 @@ def _geometry(ws, R, C):
 
 @njit(cache=True, nogil=True)
 def reset(ws, st, R, C, clues):
-    """Load ``clues`` (one per point) into the workspace: every cell undecided, no slashes."""
+    """Load ``clues`` (one per point) into the workspace: every cell undecided, no slashes.
+
+    What only probing and the search read is left to :func:`reset_probing`, which the search
+    calls once the rules alone have not decided every cell."""
     _geometry(ws, R, C)
     W = C + 1
     n = R * C
-    cell, inpq, forced = ws.cell, ws.inpq, ws.forced
-    ok, skip, imp = ws.ok, ws.skip, ws.imp
+    cell, forced = ws.cell, ws.forced
     for i in range(n):
         cell[i] = -1
-        inpq[i] = 0
         forced[i] = 0
-        ok[i] = 0
-        skip[i] = 0
-        imp[0, i] = 0
-        imp[1, i] = 0
     clue, touch, free = ws.clue, ws.touch, ws.free
     comp, nxt, size, inq = ws.comp, ws.next, ws.size, ws.inq
     queue, weight, inpair = ws.queue, ws.weight, ws.inpair
@@ -242,23 +263,30 @@ def reset(ws, st, R, C, clues):
             comp[p] = p
             nxt[p] = p
             size[p] = 1
+            clued = np.int64(k >= 0)  # no branch: clues fall at random
+            weight[p] = clued
+            inq[p] = clued
             inpair[p] = 0
-            if k >= 0:
-                weight[p] = 1
-                inq[p] = 1
-                queue[nq] = p
-                nq += 1
-            else:
-                weight[p] = 0
-                inq[p] = 0
+            queue[nq] = p  # overwritten by the next point when p has no clue
+            nq += clued
             p += 1
+    for k in range(_ST):
+        st[k] = 0
     st[_NQ] = nq
-    st[_NP] = 0
-    st[_NPAIR] = 0
-    st[_NTR] = 0
-    st[_NPQ] = 0
-    st[_NCAND] = 0
-    st[_EXON] = 0
+
+
+@njit(cache=True, nogil=True)
+def reset_probing(ws, R, C):
+    """Clear what probing and the search keep per cell (the probe queue's marks, the values
+    known clean, the checks put off, the trials' counts): :func:`reset` leaves them, since a
+    puzzle that propagation alone decides never reads them."""
+    inpq, ok, skip, imp = ws.inpq, ws.ok, ws.skip, ws.imp
+    for i in range(R * C):
+        inpq[i] = 0
+        ok[i] = 0
+        skip[i] = 0
+        imp[0, i] = 0
+        imp[1, i] = 0
 
 
 @njit(cache=True, nogil=True)
@@ -287,7 +315,7 @@ def _around(p, d, R, C):
     return r * C + c
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _force(ws, st, i, v):
     """Queue cell ``i`` to take value ``v``; False if it is decided or queued otherwise."""
     cur = ws.cell[i]
@@ -312,23 +340,32 @@ def _enqueue(marks, queue, st, slot, i):
         st[slot] += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _push_point(ws, st, p):
     """Queue clued point ``p`` after a change around it: for rule 2 where it now forces or
     fails (its count reached, or every undecided cell needed, or out of reach), else for
-    rule 3 while it has two or more undecided cells."""
+    rule 3 while it has two or more undecided cells.
+
+    Without branches (the tests fall at random): each queue gets ``p`` written past its end
+    and grows by one only where ``p`` joins it (a queue's row has room for one entry more
+    than there are points, as every row has)."""
     k = ws.clue[p]
-    if k < 0:
-        return
     t = ws.touch[p]
     u = ws.free[p]
-    if t > k or t + u < k or (u > 0 and (t == k or t + u == k)):
-        _enqueue(ws.inq, ws.queue, st, _NQ, p)
-    elif u >= 2:
-        _push_pair(ws, st, p)
+    clued = k >= 0
+    act = clued & ((t > k) | (t + u < k) | ((u > 0) & ((t == k) | (t + u == k))))
+    pair = clued & (act == 0) & (u >= 2)
+    n = st[_NQ]
+    ws.queue[n] = p
+    st[_NQ] = n + (act & (ws.inq[p] == 0))
+    ws.inq[p] |= act
+    n = st[_NPAIR]
+    ws.pairq[n] = p
+    st[_NPAIR] = n + (pair & (ws.inpair[p] == 0))
+    ws.inpair[p] |= pair
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _push_pair(ws, st, p):
     """Queue point ``p`` for rule 3 unless it waits there already."""
     _enqueue(ws.inpair, ws.pairq, st, _NPAIR, p)
@@ -349,7 +386,7 @@ def _fail(ws, st):
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _forbid_into(ws, st, R, C, q, target):
     """Rule 1 at point ``q``: forbid every undecided slash from ``q`` into component ``target``."""
     W = C + 1
@@ -362,7 +399,7 @@ def _forbid_into(ws, st, R, C, q, target):
     return ok
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _ends(ws, i, v, C):
     """The points joined by slash ``v`` in cell ``i`` and the two it misses."""
     W = C + 1
@@ -410,7 +447,7 @@ def _exits_step(ws, la, lb, l1, l2, o1, o2, step):
         ws.exits[l2] += step
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _capacity(ws, p):
     """The slashes point ``p`` can still take: its clue less its touching slashes, or
     without a clue its undecided cells."""
@@ -418,13 +455,13 @@ def _capacity(ws, p):
     return k - ws.touch[p] if k >= 0 else ws.free[p]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _far(p, d, W):
     """The other end of the slash of cell ``d`` around point ``p`` that touches ``p``."""
     return p + (2 * (d >> 1) - 1) * W + 2 * (d & 1) - 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _touching(d):
     """The slash with which cell ``d`` around a point touches it: 1 (``\\``) for NW and SE,
     0 (``/``) for NE and SW."""
@@ -473,7 +510,7 @@ def _reaches(ws, label):
     return ws.bcnt[label] > 0 or ws.exits[label] > 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def assign(ws, st, R, C, i, v):
     """Decide cell ``i`` = ``v`` and merge its ends; False on a contradiction (still undoable)."""
     cell = ws.cell
@@ -555,19 +592,31 @@ def undo_to(ws, st, R, C, mark):
     st[_NTR] = n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _force_around(ws, st, R, C, p, hit, skip1, skip2):
     """Force every undecided cell around ``p`` but ``skip1``, ``skip2`` to touch it (hit = 1)
     or not (hit = 0)."""
     ok = True
+    cell, forced, pend = ws.cell, ws.forced, ws.pend
+    n = st[_NP]
     for d in range(4):
+        # :func:`_force` without branches (which cells are open falls at random): an entry
+        # off the grid reads cell 0 and writes back what it read
         i = ws.around[d, p]
-        if i >= 0 and i != skip1 and i != skip2 and ws.cell[i] < 0:
-            ok &= _force(ws, st, i, hit if _touching(d) else 1 - hit)
+        j = max(i, 0)
+        want = (i >= 0) & (i != skip1) & (i != skip2) & (cell[j] < 0)
+        v = hit if _touching(d) else 1 - hit
+        f = forced[j]
+        ok &= (want & (f != 0) & (f != v + 1)) == 0  # no clash with a value queued before
+        new = want & (f == 0)
+        forced[j] = f + new * (v + 1)
+        pend[n] = j
+        n += new
+    st[_NP] = n
     return ok
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _saturate(ws, st, R, C, p):
     """Rule 2 at clued point ``p``."""
     k = ws.clue[p]

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import sys
 
+import numba
 import numpy as np
+import pytest
 from numba import njit
 
 from boardsweep.solvers import fields, members
@@ -56,6 +58,37 @@ def test_a_bare_block_becomes_its_workspace_inside_numba():
     after = sys.getrefcount(block)
     assert after == before
     assert _write_bare(ws.block, 3, 4) == 4 * 10 + 3 + 4 and ws[0, 3] == 4
+
+
+pair_borrowed = Pair.borrow
+
+
+@njit(cache=False)
+def _write_borrowed(block, p, v):
+    ws = pair_borrowed(block)
+    return _write(ws, p, v), ws.width
+
+
+def test_a_borrowed_workspace_reads_and_writes_the_rows_an_owned_one_does():
+    owned, lent = Pair(5), Pair(5)
+    owned.block[2] = lent.block[2] = np.arange(5)
+    for p, v in ((3, 4), (0, 2), (3, 1)):
+        assert _write(owned, p, v) == _write_borrowed(lent.block, p, v)[0]
+    assert np.array_equal(owned.block, lent.block)
+    block = lent.block
+    assert _write_borrowed(block, 1, 0)[1] == 5  # ws.width
+    before = sys.getrefcount(block)
+    for _ in range(1000):  # nothing holds the block after the call
+        _write_borrowed(block, 1, 0)
+    after = sys.getrefcount(block)
+    assert after == before
+
+
+def test_borrow_takes_only_a_block_of_its_type():
+    with pytest.raises(numba.TypingError):
+        _write_borrowed(np.zeros((4, 5), np.int32), 0, 1)
+    with pytest.raises(numba.TypingError):
+        _write_borrowed(np.zeros(5, np.int64), 0, 1)
 
 
 Narrow = fields.define("TestNarrowBlock", {"a": (0, 1), "b": (1, 2)}, dtype=np.int32)

@@ -233,6 +233,12 @@ def test_one_workspace_for_a_batch_leaks_nothing_between_puzzles():
     each = slant.solve_each(batch)
     for key in ("status", "solution_offsets", "solution", "nodes"):
         assert each[key].tolist() == together[key].tolist(), key
+    calls = slant._Run(batch, slant.CHECK)  # one call per puzzle, in reverse order
+    solve = calls.each()
+    for j in reversed(range(len(cases))):
+        solve(j)
+    for key in ("status", "solution_offsets", "solution", "nodes"):
+        assert calls.result()[key].tolist() == together[key].tolist(), key
     assert each["seconds"].shape == (len(cases),) and np.all(each["seconds"] >= 0)
     for j, (rows, cols, clues) in enumerate(cases):
         status, solution, nodes = solve_one(rows, cols, clues)
