@@ -148,12 +148,10 @@ def solve(kernel, batch: dict[str, np.ndarray], lo: int, hi: int):
     if "frame" in inspect.signature(kernel.solve_range.py_func).parameters:
         # from the commit that packs a batch into one frame on
         frame = kernel.make_frame(rows, cols, offsets, clues, kernel.CHECK, False)
-        _, at_out, at_solution, at_clues = kernel.frame_sections(k, int(cells[-1]))
         start = time.process_time()
         kernel.solve_range(frame, block, lo, hi)
-        answers = frame[at_out:at_solution].reshape(3, k)  # verdict, nodes, ticks
-        status, nodes = answers[0].astype(np.uint8), answers[1]
-        solution = frame[at_solution:at_clues].astype(np.uint8)
+        _, answers, solution = kernel.frame_views(frame)  # answers: verdict, nodes, ticks
+        status, nodes, solution = answers[0].astype(np.uint8), answers[1], solution.astype(np.uint8)
     elif "layout" in inspect.signature(kernel.solve_range.py_func).parameters:
         # from the commit after 35e810b on: one layout array and one out array
         layout = np.zeros((4, k + 1), np.int64)

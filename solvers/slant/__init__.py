@@ -57,7 +57,7 @@ from ..schema import Choice, Field, ParamError, Record
 from . import format as text_format
 from .clock import tick_rate
 from .generate import MIN_HARD_SIDE, generate
-from .kernel import CHECK, frame_sections, make_frame, make_workspace, solve_at, solve_range
+from .kernel import CHECK, frame_views, make_frame, make_workspace, solve_at, solve_range
 from .levels import LEVELS
 from .report import report
 from .state import Workspace
@@ -174,12 +174,9 @@ class _Run:
         most = int(((rows + 1) * (cols + 1)).max()) if k else 1
         self.block = _workspace(most)[0].block  # one workspace for the whole batch
         self.frame = make_frame(rows, cols, offsets, clues, check, timed)
-        self.cells = np.zeros(k + 1, dtype=np.int64)
-        np.cumsum(rows * cols, out=self.cells[1:])
-        _, at_out, at_solution, at_clues = frame_sections(k, int(self.cells[-1]))
-        # verdict, nodes and ticks per puzzle; the solutions
-        self.out = self.frame[at_out:at_solution].reshape(3, k)
-        self.solution = self.frame[at_solution:at_clues]
+        # the cells before each puzzle; verdict, nodes and ticks per puzzle; the solutions
+        layout, self.out, self.solution = frame_views(self.frame)
+        self.cells = layout[3]
 
     def solve(self, lo: int, hi: int) -> None:
         """Solve puzzles ``lo..hi-1`` in one call into the answers."""

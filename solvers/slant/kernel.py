@@ -82,6 +82,7 @@ __all__ = [
     "CHECK",
     "make_frame",
     "frame_sections",
+    "frame_views",
     "solve_range",
     "solve_at",
     "verdict",
@@ -550,13 +551,26 @@ _K, _CHECK_AT, _TIMED, _CLUES_AT = 0, 1, 2, 3
 _HEAD = 4
 
 
-def frame_sections(k: int, cells: int) -> tuple[int, int, int, int]:
+@njit(cache=True)
+def frame_sections(k, cells):
     """Where a frame of ``k`` puzzles and ``cells`` cells keeps its layout, answers,
-    solutions and clues."""
+    solutions and clues (for Python and numba code alike)."""
     layout = _HEAD
     out = layout + 4 * (k + 1)
     solution = out + 3 * k
     return layout, out, solution, solution + cells
+
+
+def frame_views(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A frame's layout (4 x k + 1), answers (3 x k: verdict, nodes, ticks) and solutions,
+    as views."""
+    k = int(frame[_K])
+    at_layout, at_out, at_solution, _ = frame_sections(k, 0)
+    return (
+        frame[at_layout:at_out].reshape(4, k + 1),
+        frame[at_out:at_solution].reshape(3, k),
+        frame[at_solution : frame[_CLUES_AT]],
+    )
 
 
 def make_frame(rows, cols, offsets, clues, check: int, timed: bool) -> np.ndarray:
@@ -582,10 +596,10 @@ def _solve_one(frame, ws, st, sol, first, j):
     start = np.int64(0)
     if timed:
         start = ticks()
-    at_out = _HEAD + 4 * (k + 1)
-    R = frame[_HEAD + j]
-    C = frame[_HEAD + (k + 1) + j]
-    lo = frame[_CLUES_AT] + frame[_HEAD + 2 * (k + 1) + j]
+    at_layout, at_out, at_solution, _ = frame_sections(k, 0)
+    R = frame[at_layout + j]
+    C = frame[at_layout + (k + 1) + j]
+    lo = frame[_CLUES_AT] + frame[at_layout + 2 * (k + 1) + j]
     reset(ws, st, R, C, frame[lo : lo + (R + 1) * (C + 1)])
     found, frame[at_out + k + j] = search(
         ws,
@@ -602,7 +616,7 @@ def _solve_one(frame, ws, st, sol, first, j):
     )
     frame[at_out + j] = found
     if found:
-        at = at_out + 3 * k + frame[_HEAD + 3 * (k + 1) + j]
+        at = at_solution + frame[at_layout + 3 * (k + 1) + j]
         for c in range(R * C):
             frame[at + c] = sol[c]
     if timed:
