@@ -44,7 +44,7 @@ import pyarrow.parquet as pq
 from common import HERE, ROOT, conditions, markdown, progress, write_results
 
 from boardsweep.solvers.queens_rooks.permanent import cell
-from tests.solvers.queens_rooks_rows import few_rooks
+from tests.solvers.queens_rooks_rows import few_rooks, published_triangle
 
 # what this script times itself: the other methods (the runs' figures are a record of the code
 # that made them, whose problem version the runs table gives)
@@ -116,11 +116,7 @@ def triangle_line(row: list[int]) -> str:
 
 def in_triangle() -> list[int] | None:
     """Row 16 of the triangle file, if it holds one."""
-    for line in TRIANGLE.read_text().splitlines():
-        head, _, values = line.partition(":")
-        if head.strip() == str(N):
-            return [int(v) for v in values.split()]
-    return None
+    return published_triangle(TRIANGLE).get(N)
 
 
 def main() -> None:

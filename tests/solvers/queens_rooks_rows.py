@@ -9,10 +9,14 @@ the rooks, shifted one step per row.  The only symmetry used is the mirror left 
 placement and its mirror put the first row's piece in columns c and n - 1 - c.
 
 tests/solvers/test_queens_rooks_crosscheck.py checks it against brute force and the published
-triangle; ``benchmarks/queens_rooks_row16.py`` checks row 16 with it.
+triangle; ``benchmarks/queens_rooks_row16.py`` checks row 16 with it.  Both read the published
+triangle with :func:`published_triangle`.
 """
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -82,3 +86,26 @@ def few_rooks(n: int, rooks: int) -> int:
     if n % 2:
         total += _below(n, rooks, half, half + 1)
     return int(total)
+
+
+TRIANGLE = Path(__file__).resolve().parents[2] / "data" / "queens_rooks_triangle.txt"
+
+
+def published_triangle(path: Path = TRIANGLE) -> dict[int, list[int]]:
+    """The triangle of ``data/queens_rooks_triangle.txt``: {n: [placements(M, n - M) for M =
+    0..n]}, from its lines ``n: v0 v1 ... vn`` (``#`` lines are comments); ValueError where a
+    line is not one, a row has not n + 1 values or the rows do not run 1, 2, ... in order."""
+    rows: dict[int, list[int]] = {}
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        found = re.fullmatch(r"\s*(\d+):((?: \d+)+)\s*", line)
+        if not found:
+            raise ValueError(f"{path}:{number}: not a line 'n: v0 v1 ... vn'")
+        n, values = int(found.group(1)), list(map(int, found.group(2).split()))
+        if len(values) != n + 1 or n in rows:
+            raise ValueError(f"{path}:{number}: row {n} twice or without {n + 1} values")
+        rows[n] = values
+    if sorted(rows) != list(range(1, len(rows) + 1)):
+        raise ValueError(f"{path}: the rows do not run 1, 2, ... in order")
+    return rows

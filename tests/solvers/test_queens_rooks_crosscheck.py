@@ -29,8 +29,6 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -47,10 +45,9 @@ from boardsweep.solvers.queens_rooks.permanent import (
     ryser_wide,
 )
 from tests.contract_driver import run_in_process
-from tests.solvers.queens_rooks_rows import few_rooks
+from tests.solvers.queens_rooks_rows import few_rooks, published_triangle
 from tests.solvers.test_queens_rooks import brute_row
 
-TRIANGLE = Path(__file__).resolve().parents[2] / "data" / "queens_rooks_triangle.txt"
 # placements(M, n - M), M = 0..4, rows n = 1..8 of the triangle (the seed's brute force agrees)
 ROWS_TO_8 = [
     [1, 1],
@@ -145,20 +142,13 @@ def test_method_gives_the_known_rows(n):
 # ---------------------------------------------------------------------------------- whole cells
 
 
-def published_triangle() -> dict[int, list[int]]:
-    """The triangle of ``data/queens_rooks_triangle.txt``: {n: [placements(M, n - M) for M =
-    0..n]}, from its lines ``n: v0 v1 ... vn`` (``#`` lines are comments)."""
-    rows = {}
-    for number, line in enumerate(TRIANGLE.read_text().splitlines(), 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        found = re.fullmatch(r"\s*(\d+):((?: \d+)+)\s*", line)
-        assert found, f"{TRIANGLE}:{number}: not a line 'n: v0 v1 ... vn'"
-        n, values = int(found.group(1)), list(map(int, found.group(2).split()))
-        assert len(values) == n + 1 and n not in rows, f"{TRIANGLE}:{number}"
-        rows[n] = values
-    assert sorted(rows) == list(range(1, len(rows) + 1)), "rows 1, 2, ... in order"
-    return rows
+def test_a_malformed_triangle_is_refused(tmp_path):
+    for text in ("1: 1 1\n2: 2 0\n", "1: 1 1\n2: 2 0 0 0\n", "1: 1 1\n3: 6 0 0 0\n", "1 1 1\n"):
+        (tmp_path / "t.txt").write_text(text)
+        with pytest.raises(ValueError):
+            published_triangle(tmp_path / "t.txt")
+    (tmp_path / "t.txt").write_text("# comment\n1: 1 1\n\n2: 2 0 0\n")
+    assert published_triangle(tmp_path / "t.txt") == {1: [1, 1], 2: [2, 0, 0]}
 
 
 def test_published_rows_1_to_12_are_the_kernels():
