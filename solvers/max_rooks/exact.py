@@ -24,7 +24,15 @@ import pyarrow as pa
 
 from ..contract import Column, Exhaustive, Point, Table, count_arrays, count_columns
 from ..schema import Field, IntegerSet, ParamError, Record
-from .exhaustive import MAX_CELLS, MAX_NARROW, distribution_units, first_rows, oriented
+from .exhaustive import (
+    MAX_CELLS,
+    MAX_NARROW,
+    distribution_units,
+    first_rows,
+    key_words,
+    oriented,
+    wide,
+)
 from .tables import shape_keys
 
 __all__ = [
@@ -80,8 +88,8 @@ def exhaustive_bytes(rows: int, cols: int) -> float:
     layers) and its indexes; and the process itself."""
     length, width = oriented(rows, cols)
     cells = rows * cols
-    limbs = 2 if comb(cells, cells // 2) >= 1 << 64 else 1
-    per_state = 16 * (max(1, (1 << (width + 1)) // 64) + 1) + (1 + 5 * limbs) * cells + 64
+    limbs = 2 if wide(cells) else 1
+    per_state = 16 * key_words(width) + (1 + 5 * limbs) * cells + 64
     return PROCESS_BYTES + exhaustive_states(rows, cols) * per_state
 
 

@@ -35,7 +35,7 @@ on eight entries of ``g`` are read or written as one 64-bit word (:func:`_decode
 much shorter than the board's cells, and are stored as that run alone: each layer is decided
 in three passes, the states first (which child each state gives), then the runs of the
 children, then the counts (:func:`_expand`, :func:`_runs`, :func:`_spread`).  Counts take one
-uint64 limb while no count can reach ``2**64`` and two after (:func:`_wide`).
+uint64 limb while no count can reach ``2**64`` and two after (:func:`wide`).
 
 Symmetry.  A board and its left-right mirror have equal maxima.  At the end of each row the
 program keeps the smaller of a state and its mirror (its columns reversed): the two have
@@ -62,6 +62,8 @@ __all__ = [
     "MAX_NARROW",
     "oriented",
     "first_rows",
+    "key_words",
+    "wide",
     "distribution",
     "distribution_units",
 ]
@@ -97,7 +99,7 @@ def _mirror(width: int) -> np.ndarray:
     return out
 
 
-def _words(width: int) -> int:
+def key_words(width: int) -> int:
     """uint64 words of one key: the steps of ``2**(width+1)`` arguments, then the base."""
     return max(1, (1 << (width + 1)) // 64) + 1
 
@@ -330,7 +332,7 @@ def _runs(child_of, low, top, size, nlow, ntop, noff):
 @njit(cache=True, nogil=True)
 def _spread(child_of, low, top, off, lo, nlow, noff, nlo):
     """Pass three, one limb: every parent's counts added into its children's (one wall more
-    through a wall).  Exact while no count can reach ``2**64`` (:func:`_wide`)."""
+    through a wall).  Exact while no count can reach ``2**64`` (:func:`wide`)."""
     for i in range(child_of.shape[0]):
         for shift in range(2):
             j = child_of[i, shift]
@@ -357,7 +359,7 @@ def _spread_wide(child_of, low, top, off, lo, hi, nlow, noff, nlo, nhi):
                 nhi[at + k] += hi[off[i] + k] + carry
 
 
-def _wide(decided: int) -> bool:
+def wide(decided: int) -> bool:
     """Whether a count of ``decided`` cells can reach ``2**64``: the patterns with ``w``
     walls number ``C(decided, w)`` in all, over every state."""
     return comb(decided, decided // 2) >= 1 << 64
@@ -405,7 +407,7 @@ class _Layer:
         off = np.empty(size + 1, np.int64)
         _runs(child_of, self.low, self.top, size, low, top, off)
         lo = np.zeros(off[size], np.uint64)
-        if not _wide(decided):
+        if not wide(decided):
             _spread(child_of, self.low, self.top, self.off, self.lo, low, off, lo)
             return _Layer(nkeys, size, low, top, off, lo, lo[:0])
         hi = np.zeros(off[size], np.uint64)
@@ -446,11 +448,11 @@ def _run(
     before; one that outgrows it grows it by half and decides the same cell again from the
     layer before, which is kept: no earlier cell is ever decided twice."""
     cells, mirror = length * width, _mirror(width)
-    spare, table = np.empty((capacity, _words(width)), np.uint64), _table(capacity)
+    spare, table = np.empty((capacity, key_words(width)), np.uint64), _table(capacity)
     child_of = np.full((len(patterns), 2), -1, np.int32)
     while (size := _seed(patterns, width, mirror, spare, table, child_of)) < 0:
         capacity += capacity // 2 + 1
-        spare, table = np.empty((capacity, _words(width)), np.uint64), _table(capacity)
+        spare, table = np.empty((capacity, key_words(width)), np.uint64), _table(capacity)
     walls = np.array([int(p).bit_count() for p in patterns], np.int32)
     counts = np.asarray(weights, np.uint64)
     first = _Layer(
@@ -464,7 +466,7 @@ def _run(
         capacity = max(capacity, layer.m + layer.m // 4)
         while True:
             if spare.shape[0] < capacity:
-                spare = np.empty((capacity, _words(width)), np.uint64)
+                spare = np.empty((capacity, key_words(width)), np.uint64)
             if table.shape[0] < 2 * capacity:
                 table = _table(capacity)
             size = _expand(

@@ -28,6 +28,20 @@ _INVERSE = pow(PRIMES[0], -1, PRIMES[1])  # PRIMES[0] ** -1 modulo PRIMES[1]
 _LARGEST = np.iinfo(np.int64).max
 
 
+@njit(cache=True, inline="always")
+def _gray_step(a, sums, g, members):
+    """Step ``g`` of Ryser's Gray-code walk over the column sets: the one column that enters
+    or leaves ``members`` (a bit mask), added to or taken from each row's sum in ``sums``;
+    returns the new mask."""
+    j = 0
+    while (g >> j) & 1 == 0:
+        j += 1
+    step = -1 if (members >> j) & 1 else 1
+    for i in range(a.shape[0]):
+        sums[i] += step * a[i, j]
+    return members ^ (1 << j)
+
+
 @njit(cache=True)
 def ryser(a: np.ndarray) -> int:
     """Permanent of a square 0/1 matrix: (-1)^k sum over column sets S of (-1)^|S| prod_i
@@ -40,13 +54,7 @@ def ryser(a: np.ndarray) -> int:
     sign = 1
     total = 0
     for g in range(1, 1 << k):
-        j = 0
-        while (g >> j) & 1 == 0:
-            j += 1
-        step = -1 if (members >> j) & 1 else 1
-        members ^= 1 << j
-        for i in range(k):
-            sums[i] += step * a[i, j]
+        members = _gray_step(a, sums, g, members)
         sign = -sign
         term = 1
         for i in range(k):
@@ -69,13 +77,7 @@ def ryser_wide(a: np.ndarray) -> int:
     mod_p = 0
     mod_q = 0
     for g in range(1, 1 << k):
-        j = 0
-        while (g >> j) & 1 == 0:
-            j += 1
-        step = -1 if (members >> j) & 1 else 1
-        members ^= 1 << j
-        for i in range(k):
-            sums[i] += step * a[i, j]
+        members = _gray_step(a, sums, g, members)
         sign = -sign
         term_p = 1
         term_q = 1
