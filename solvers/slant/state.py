@@ -341,10 +341,13 @@ def _enqueue(marks, queue, st, slot, i):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _push_point(ws, st, p):
+def _push_point(ws, p, nq, npair):
     """Queue clued point ``p`` after a change around it: for rule 2 where it now forces or
     fails (its count reached, or every undecided cell needed, or out of reach), else for
-    rule 3 while it has two or more undecided cells.
+    rule 3 while it has two or more undecided cells.  ``nq`` and ``npair`` are the two
+    queues' lengths, returned grown: the caller keeps them in registers across its pushes
+    (through ``st`` each would be stored and loaded again after every queue write, which
+    numba cannot tell apart from ``st``).
 
     Without branches (the tests fall at random): each queue gets ``p`` written past its end
     and grows by one only where ``p`` joins it (a queue's row has room for one entry more
@@ -355,14 +358,13 @@ def _push_point(ws, st, p):
     clued = k >= 0
     act = clued & ((t > k) | (t + u < k) | ((u > 0) & ((t == k) | (t + u == k))))
     pair = clued & (act == 0) & (u >= 2)
-    n = st[_NQ]
-    ws.queue[n] = p
-    st[_NQ] = n + (act & (ws.inq[p] == 0))
+    ws.queue[nq] = p
+    nq += act & (ws.inq[p] == 0)
     ws.inq[p] |= act
-    n = st[_NPAIR]
-    ws.pairq[n] = p
-    st[_NPAIR] = n + (pair & (ws.inpair[p] == 0))
+    ws.pairq[npair] = p
+    npair += pair & (ws.inpair[p] == 0)
     ws.inpair[p] |= pair
+    return nq, npair
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -387,16 +389,26 @@ def _fail(ws, st):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _forbid_into(ws, st, R, C, q, target):
-    """Rule 1 at point ``q``: forbid every undecided slash from ``q`` into component ``target``."""
+def _forbid_into(ws, R, C, q, target, n):
+    """Rule 1 at point ``q``: forbid every undecided slash from ``q`` into component ``target``.
+
+    :func:`_force` with the pending cells' count ``n`` kept by the caller (see
+    :func:`_push_point`): returns (no clash, the new count)."""
     W = C + 1
     ok = True
     for d in range(4):
         i = ws.around[d, q]
         if i >= 0 and ws.cell[i] < 0:
             if ws.comp[_far(q, d, W)] == target:
-                ok &= _force(ws, st, i, 1 - _touching(d))
-    return ok
+                v = 1 - _touching(d)
+                f = ws.forced[i]
+                if f != 0:
+                    ok &= f == v + 1
+                else:
+                    ws.forced[i] = v + 1
+                    ws.pend[n] = i
+                    n += 1
+    return ok, n
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -529,10 +541,10 @@ def assign(ws, st, R, C, i, v):
     free[b] -= 1
     free[o1] -= 1
     free[o2] -= 1
-    _push_point(ws, st, a)
-    _push_point(ws, st, b)
-    _push_point(ws, st, o1)
-    _push_point(ws, st, o2)
+    nq, npair = _push_point(ws, a, st[_NQ], st[_NPAIR])
+    nq, npair = _push_point(ws, b, nq, npair)
+    nq, npair = _push_point(ws, o1, nq, npair)
+    st[_NQ], st[_NPAIR] = _push_point(ws, o2, nq, npair)
     kept = st[_EXON] != 0
     if kept:
         _exits_step(ws, ca, cb, comp[o1], comp[o2], o1, o2, _NONE)
@@ -542,13 +554,16 @@ def assign(ws, st, R, C, i, v):
         ws.exits[cb] += ws.exits[ca]
         ws.bcnt[cb] += ws.bcnt[ca]
     ok = True
+    n = st[_NP]
     q = ca
     while True:  # the join of members.join, with rule 1 at each point relabelled: a check
-        ok &= _forbid_into(ws, st, R, C, q, cb)  # that reads the labels set before it
+        fine, n = _forbid_into(ws, R, C, q, cb, n)  # that reads the labels set before it
+        ok &= fine
         comp[q] = cb
         q = nxt[q]
         if q == ca:
             break
+    st[_NP] = n
     splice(nxt, ca, cb)
     size[cb] += size[ca]
     n = st[_NTR]
