@@ -287,7 +287,13 @@ def main() -> None:
         default=None,
         help="puzzles per row at larger sizes (default 20, 10 at 50x50)",
     )
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (>= 3)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=7,
+        help="interleaved rounds (>= 3; a row of small puzzles takes well under a second of "
+        "each side, so a few more rounds steady the median)",
+    )
     parser.add_argument(
         "--p99-count",
         type=int,
@@ -322,9 +328,10 @@ def main() -> None:
             "`solve_batch` call); *timed*: ours through `solve_each`, the pipeline's path; "
             "*per call*: each puzzle alone (his between two clock reads, ours in a Python "
             "loop with one clock around it); *per call / his batch*: ours per call against his "
-            "batch, which calls his solver once per puzzle without the clock reads. His solver is his grading solve (Easy, then Hard), "
-            "built from his public source outside the project; *agree*: the puzzles he solves "
-            "that get our verdict unique and his solution.",
+            "batch, which calls his solver once per puzzle without the clock reads. His "
+            "solver is his grading solve (Easy, then Hard), built from his public source "
+            "outside the project; *agree*: the puzzles he solves that get our verdict unique "
+            "and his solution.",
             markdown(
                 [
                     "puzzles",
