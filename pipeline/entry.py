@@ -3,8 +3,6 @@ is imported, so Ctrl-C during the imports is one line too (see :mod:`.stopping`)
 
 from __future__ import annotations
 
-import sys
-
 
 def main() -> None:
     """Route the signals, then run the command line."""
@@ -15,9 +13,11 @@ def main() -> None:
     try:
         from .cli import cli
     except Interrupted as stop:
-        stopping.report(stop)
-        sys.exit(stop.exit_code)
+        stopping.end(stop)
     try:
         cli(prog_name="boardsweep")
     finally:
+        stop = stopping.arrived()
+        if stop is not None:  # a stopped command has unwound: its line, its status, no teardown
+            stopping.end(stop)
         stopping.finishing()

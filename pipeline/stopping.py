@@ -32,7 +32,7 @@ import psutil
 
 from .errors import STOP_SIGNALS, Interrupted
 
-__all__ = ["install", "finishing", "check", "report", "GRACE_SECONDS", "SIGNALS"]
+__all__ = ["install", "finishing", "check", "report", "end", "GRACE_SECONDS", "SIGNALS"]
 
 GRACE_SECONDS = 4.0  # after the first signal, the process is gone by then whatever it was doing
 SIGNALS = tuple(STOP_SIGNALS)  # the signals that stop a command: listed in errors, once
@@ -146,15 +146,7 @@ def _at_exit() -> None:
     if not _state["finishing"]:
         return  # not the command line's process (an import of this module, a test)
     if _state["signum"] is not None and not _state["reported"]:
-        stop = Interrupted(_state["signum"])
-        logging.shutdown()
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError, AttributeError):
-                pass
-        report(stop)
-        os._exit(stop.exit_code)
+        end(Interrupted(_state["signum"]))
     for signum in SIGNALS:
         signal.signal(signum, signal.SIG_IGN)
 
@@ -199,9 +191,23 @@ def _tracker(process: psutil.Process) -> bool:
         return False
 
 
-def _watchdog() -> None:
-    threading.Event().wait(GRACE_SECONDS)
-    stop = Interrupted(_state["signum"])
+def end(stop: Interrupted) -> None:
+    """End the process now, with the stop's line and status: the output flushed, the children
+    still here killed (local workers, their compilers), and no interpreter teardown.
+
+    The command line calls it once a stopped command has unwound, and the watchdog when the
+    unwinding takes too long.  Skipping the teardown (the last garbage collections, the
+    libraries' exit hooks, the interpreter's finalization) is what keeps the status: a signal
+    that lands inside a compile leaves llvmlite objects half-built for that teardown to
+    finalize, and a cold run's SIGTERM once ended with SIGSEGV's status after its one line.
+    Everything of the run is already safe by then: the store commits each result in a
+    transaction and every published file is renamed into place whole."""
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
     report(stop)
     try:
         children = [c for c in psutil.Process().children(recursive=True) if not _tracker(c)]
@@ -214,3 +220,8 @@ def _watchdog() -> None:
             pass
     psutil.wait_procs(children, timeout=1)
     os._exit(stop.exit_code)
+
+
+def _watchdog() -> None:
+    threading.Event().wait(GRACE_SECONDS)
+    end(Interrupted(_state["signum"]))
