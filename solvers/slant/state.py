@@ -321,13 +321,21 @@ def _force(ws, st, i, v):
     cur = ws.cell[i]
     if cur >= 0:
         return cur == v
+    ok, st[_NP] = _force_undecided(ws, i, v, st[_NP])
+    return ok
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _force_undecided(ws, i, v, n):
+    """:func:`_force` for an undecided cell ``i``, with the pending cells' count ``n`` kept by
+    the caller (in a register across many calls: see :func:`_push_point`): returns (False if
+    it is queued otherwise, the new count)."""
     f = ws.forced[i]
     if f != 0:
-        return f == v + 1
+        return f == v + 1, n
     ws.forced[i] = v + 1
-    ws.pend[st[_NP]] = i
-    st[_NP] += 1
-    return True
+    ws.pend[n] = i
+    return True, n + 1
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -390,24 +398,18 @@ def _fail(ws, st):
 
 @njit(cache=True, nogil=True, inline="always")
 def _forbid_into(ws, R, C, q, target, n):
-    """Rule 1 at point ``q``: forbid every undecided slash from ``q`` into component ``target``.
+    """Rule 1 at point ``q``: forbid every undecided slash from ``q`` into component ``target``;
+    ``n`` is the pending cells' count (:func:`_force_undecided`).
 
-    :func:`_force` with the pending cells' count ``n`` kept by the caller (see
-    :func:`_push_point`): returns (no clash, the new count)."""
+    Returns (no clash, the new count)."""
     W = C + 1
     ok = True
     for d in range(4):
         i = ws.around[d, q]
         if i >= 0 and ws.cell[i] < 0:
             if ws.comp[_far(q, d, W)] == target:
-                v = 1 - _touching(d)
-                f = ws.forced[i]
-                if f != 0:
-                    ok &= f == v + 1
-                else:
-                    ws.forced[i] = v + 1
-                    ws.pend[n] = i
-                    n += 1
+                fine, n = _force_undecided(ws, i, 1 - _touching(d), n)
+                ok &= fine
     return ok, n
 
 
