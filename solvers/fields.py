@@ -1,5 +1,5 @@
-"""The workspace kit for numba kernels: named rows of one integer block, ``ws.touch[p]``
-instead of ``ws[_TOUCH, p]``.
+"""The workspace kit for numba kernels: named rows of one integer block, ``ws.cell[i]``
+instead of ``ws[_CELL, i]``.
 
 A *block* is a 2-D C-contiguous integer array (int64 unless :func:`define` is told
 otherwise) whose rows (or runs of rows) are fields of a workspace.  :func:`define` makes a

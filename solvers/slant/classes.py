@@ -44,7 +44,9 @@ from .state import (
     _force,
     _walled,
     count_exits,
+    free_at,
     propagate,
+    touch_at,
 )
 
 __all__ = ["settle"]
@@ -53,7 +55,7 @@ __all__ = ["settle"]
 @njit(cache=True, nogil=True, inline="always")
 def _push_count(ws, st, p):
     """Queue clued point ``p`` for counting with classes while it has two undecided cells."""
-    if ws.clue[p] >= 0 and ws.free[p] >= 2:
+    if ws.clue[p] >= 0 and free_at(ws, p) >= 2:
         _enqueue(ws.incq, ws.cq, st, _NCQ, p)
 
 
@@ -196,11 +198,13 @@ def _count(ws, st, R, C, p):
     """Rules 1 and 3 at clued point ``p`` (:func:`.tatham.count_at`): force the other cells
     when the count with a pair of one class allows one way only, put two side-by-side cells in
     one class when they need one line between them; False on a contradiction."""
-    if ws.free[p] < 2:
+    if free_at(ws, p) < 2:
         return True
     nw, sw, se, ne = tatham.ring(R, C, p)
     a, b, c, d = tatham.open_ring(ws, nw, sw, se, ne)
-    verdict, x, y = tatham.count_at(ws, ws.clue[p] - ws.touch[p], ws.free[p], True, a, b, c, d)
+    verdict, x, y = tatham.count_at(
+        ws, ws.clue[p] - touch_at(ws, p), free_at(ws, p), True, a, b, c, d
+    )
     if verdict == tatham.FAIL:
         return False
     if verdict == tatham.JOIN:

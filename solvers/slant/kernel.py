@@ -64,6 +64,7 @@ from .state import (
     _fail,
     assign,
     borrow_workspace,
+    free_at,
     make_workspace,
     preconnect,
     propagate,
@@ -305,7 +306,7 @@ def _choose(ws, st, R, C, focus, hot, skip):
     to where the puzzle fails (the dom/wdeg rule).
     """
     W = C + 1
-    cell, free, weight, group = ws.cell, ws.free, ws.weight, ws.group
+    cell, weight, group = ws.cell, ws.weight, ws.group
     cand, skipped = ws.cand, ws.skip
     best = -1
     best_score = -1
@@ -319,10 +320,10 @@ def _choose(ws, st, R, C, focus, hot, skip):
             continue
         tl = ws.tl[i]
         score = (
-            (weight[tl] if free[tl] >= 2 else 0)
-            + (weight[tl + 1] if free[tl + 1] >= 2 else 0)
-            + (weight[tl + W] if free[tl + W] >= 2 else 0)
-            + (weight[tl + W + 1] if free[tl + W + 1] >= 2 else 0)
+            (weight[tl] if free_at(ws, tl) >= 2 else 0)
+            + (weight[tl + 1] if free_at(ws, tl + 1) >= 2 else 0)
+            + (weight[tl + W] if free_at(ws, tl + W) >= 2 else 0)
+            + (weight[tl + W + 1] if free_at(ws, tl + W + 1) >= 2 else 0)
         )
         if score > best_score:
             best, best_score = i, score

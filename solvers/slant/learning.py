@@ -37,7 +37,7 @@ from numba import njit
 
 from ..fields import define
 from ..members import join, split
-from .state import _NCAND, _NONE, _ONE, _ZERO, _ends, _touching
+from .state import _NCAND, _NONE, _ONE, _ZERO, _ends, _touching, free_at, touch_at
 
 __all__ = ["solve_by_learning"]
 
@@ -466,7 +466,7 @@ def _clue_clauses(ws, R, C, varof, cl, cstart, clen, wnext, whead, counts, lits,
     tl = np.empty(4, dtype=np.int64)
     for p in range((R + 1) * W):
         k = ws.clue[p]
-        if k < 0 or ws.free[p] == 0:
+        if k < 0 or free_at(ws, p) == 0:
             continue
         f = 0
         for d in range(4):
@@ -474,7 +474,7 @@ def _clue_clauses(ws, R, C, varof, cl, cstart, clen, wnext, whead, counts, lits,
             if i >= 0 and ws.cell[i] < 0:
                 tl[f] = 2 * varof[i] + _touching(d)
                 f += 1
-        need = k - ws.touch[p]
+        need = k - touch_at(ws, p)
         if need < 0 or need > f:
             return -1
         for mask in range(1, 1 << f):
@@ -565,13 +565,13 @@ def solve_by_learning(ws, st, R, C, max_solutions, sol, max_nodes, nodes):
         V.hpos[x] = -1
         tl = ws.tl[cand[x]]
         for q in (tl, tl + 1, tl + W, tl + W + 1):  # the root's failure weights
-            if ws.free[q] >= 2:
+            if free_at(ws, q) >= 2:
                 act[x] += ws.weight[q]
     for x in range(n):
         _heap_insert(V, act, s, x)
     clued = 0  # clued points around open cells: at most 8 clauses, 24 literals each
     for p in range((R + 1) * W):
-        if ws.clue[p] >= 0 and ws.free[p] > 0:
+        if ws.clue[p] >= 0 and free_at(ws, p) > 0:
             clued += 1
     cl = np.empty(24 * clued + 16 * n + 1024, dtype=np.int64)
     cstart = np.empty(8 * clued + 2 * n + 256, dtype=np.int64)

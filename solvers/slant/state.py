@@ -13,9 +13,11 @@ Notation (shared with :mod:`solvers.slant`, which documents the puzzle batch):
 - ``clue[p]`` is the number of slashes that must touch ``p`` (0..4), or ``-1`` for no clue.
 
 State (a :data:`Workspace`: one int64 block whose rows numba code reads as named fields,
-``ws.touch[p]``, :mod:`solvers.fields`; plus ``st``, the queue and trail lengths: an int64
-vector, or the workspace's row ``ws.slots``): the cells; for every point the number of decided
-cells touching it (``touch``) and of undecided cells around it (``free``); the components of
+``ws.cell[i]``, :mod:`solvers.fields`; plus ``st``, the queue and trail lengths: an int64
+vector, or the workspace's row ``ws.slots``): the cells; for every point one word (``pt``)
+packing the number of decided cells touching it (:func:`touch_at`), of undecided cells
+around it (:func:`free_at`), its clue and its queue marks, which a change around the point
+reads and writes once (``_FREE_SHIFT`` ... ``_INPAIR_BIT``); the components of
 points joined by decided slashes, kept as a label per point (``comp``), a circular list of
 members (``next``) and a size per label (``size``).  A merge relabels the smaller component;
 undoing it swaps the two list links back and relabels again, so the structure is exact under
@@ -97,62 +99,57 @@ _ZERO, _ONE, _NONE = np.int64(0), np.int64(1), np.int64(-1)
 # workspace rows (int64 each), read in numba through the named fields of Workspace below
 _CELL = 0  # cell value: -1 undecided, 0 '/', 1 '\'
 _CLUE = 1  # clue per point, -1 none
-_TOUCH = 2  # decided cells touching the point
-_FREE = 3  # undecided cells around the point
-_COMP = 4  # component label of the point
-_NEXT = 5  # next member in the point's component (circular)
-_SIZE = 6  # component size, valid at labels
-_INQ = 7  # 1 while the point is on the point queue
-_QUEUE = 8  # point queue (a stack)
-_FORCED = 9  # pending forced value + 1 of a cell, 0 if none
-_PEND = 10  # pending forced cells (a stack)
-_TR_CELL = 11  # trail: assigned cell
-_TR_A = 12  # trail: label merged away
-_TR_B = 13  # trail: label merged into
-_DEC_MARK = 14  # decision stack: trail length before the decision
-_DEC_CELL = 15  # decision stack: branching cell
-_DEC_STATE = 16  # decision stack: 0 first value on trial, 1 second
-_INPQ = 17  # 1 while the cell is on the probe queue
-_PQ = 18  # probe queue (a stack)
-_WEIGHT = 19  # failure weight of a point (dom/wdeg)
-_OK = 20  # bit v set: cell = v is known to propagate without contradiction
-_DEC_VAL = 21  # decision stack: the value tried first
-_GROUP = 22  # group of an undecided cell at the root (_label_groups)
-_SKIP = 23  # round in which a verify check of the cell was put off
-_AROUND = 24  # rows 24..27: cell d around point p (0 NW, 1 NE, 2 SW, 3 SE), -1 off the grid
-_TL = 28  # top-left corner point of each cell
-_PHASE = 29  # value a decision on the cell tries first (the cell's last value, while searching)
-_CAND = 30  # undecided cells at the root when the groups were last labelled
-_IMP = 31  # rows 31, 32: cells a clean trial of value 0 / 1 of the cell decided
-_EXITS = 33  # per label: how many more slashes the component's points can take
-_BCNT = 34  # per label: the component's points on the border
-_INPAIR = 35  # 1 while the point is on the pair queue
-_PAIRQ = 36  # pair queue (a stack): points whose rule 3 waits for rules 1 and 2 to settle
+_PT = 2  # per point, packed (bits below _FREE_SHIFT): touch, free, clue + 1, queue marks
+_COMP = 3  # component label of the point
+_NEXT = 4  # next member in the point's component (circular)
+_SIZE = 5  # component size, valid at labels
+_QUEUE = 6  # point queue (a stack)
+_FORCED = 7  # pending forced value + 1 of a cell, 0 if none
+_PEND = 8  # pending forced cells (a stack)
+_TR_CELL = 9  # trail: assigned cell
+_TR_A = 10  # trail: label merged away
+_TR_B = 11  # trail: label merged into
+_DEC_MARK = 12  # decision stack: trail length before the decision
+_DEC_CELL = 13  # decision stack: branching cell
+_DEC_STATE = 14  # decision stack: 0 first value on trial, 1 second
+_INPQ = 15  # 1 while the cell is on the probe queue
+_PQ = 16  # probe queue (a stack)
+_WEIGHT = 17  # failure weight of a point (dom/wdeg)
+_OK = 18  # bit v set: cell = v is known to propagate without contradiction
+_DEC_VAL = 19  # decision stack: the value tried first
+_GROUP = 20  # group of an undecided cell at the root (_label_groups)
+_SKIP = 21  # round in which a verify check of the cell was put off
+_AROUND = 22  # rows 22..25: cell d around point p (0 NW, 1 NE, 2 SW, 3 SE), -1 off the grid
+_TL = 26  # top-left corner point of each cell
+_PHASE = 27  # value a decision on the cell tries first (the cell's last value, while searching)
+_CAND = 28  # undecided cells at the root when the groups were last labelled
+_IMP = 29  # rows 29, 30: cells a clean trial of value 0 / 1 of the cell decided
+_EXITS = 31  # per label: how many more slashes the component's points can take
+_BCNT = 32  # per label: the component's points on the border
+_PAIRQ = 33  # pair queue (a stack): points whose rule 3 waits for rules 1 and 2 to settle
 # rows of the root's class and shape rules (:mod:`solvers.slant.classes`)
-_CLS = 37  # per cell: its class's label (a member cell)
-_CNEXT = 38  # per cell: the next member of its class (circular)
-_CSIZE = 39  # per label: class size
-_CVAL = 40  # per label: the class's slash, -1 unknown
-_SHAPES = 41  # per cell: the shapes still possible with its right and lower neighbours
-_INSQ = 42  # per cell: 1 while on the shape queue
-_SQ = 43  # shape queue (a stack): cells whose pairs lost a shape
-_INCQ = 44  # per point: 1 while on the class queue
-_CQ = 45  # class queue (a stack): clued points to count with their classes
-_GEOM = 46  # entries 0, 1: rows and columns of the size _AROUND and _TL hold (0 before the first
+_CLS = 34  # per cell: its class's label (a member cell)
+_CNEXT = 35  # per cell: the next member of its class (circular)
+_CSIZE = 36  # per label: class size
+_CVAL = 37  # per label: the class's slash, -1 unknown
+_SHAPES = 38  # per cell: the shapes still possible with its right and lower neighbours
+_INSQ = 39  # per cell: 1 while on the shape queue
+_SQ = 40  # shape queue (a stack): cells whose pairs lost a shape
+_INCQ = 41  # per point: 1 while on the class queue
+_CQ = 42  # class queue (a stack): clued points to count with their classes
+_GEOM = 43  # entries 0, 1: rows and columns of the size _AROUND and _TL hold (0 before the first
 # reset): kept with the tables they describe, so any scalar slots ``st`` may serve a block
-_SLOTS = 47  # the scalar slots ``st`` (_NQ.. below) as a row: what the entry points pass
+_SLOTS = 44  # the scalar slots ``st`` (_NQ.. below) as a row: what the entry points pass
 # the workspace: these rows as named fields (``ws.cell[i]``, ``ws.around[d, p]``) in numba
 Workspace = define(
     "SlantWorkspace",
     {
         "cell": (_CELL, 1),
         "clue": (_CLUE, 1),
-        "touch": (_TOUCH, 1),
-        "free": (_FREE, 1),
+        "pt": (_PT, 1),
         "comp": (_COMP, 1),
         "next": (_NEXT, 1),
         "size": (_SIZE, 1),
-        "inq": (_INQ, 1),
         "queue": (_QUEUE, 1),
         "forced": (_FORCED, 1),
         "pend": (_PEND, 1),
@@ -176,7 +173,6 @@ Workspace = define(
         "imp": (_IMP, 2),
         "exits": (_EXITS, 1),
         "bcnt": (_BCNT, 1),
-        "inpair": (_INPAIR, 1),
         "pairq": (_PAIRQ, 1),
         "cls": (_CLS, 1),
         "cnext": (_CNEXT, 1),
@@ -193,6 +189,48 @@ Workspace = define(
 )
 as_workspace = Workspace.wrap  # in numba: the workspace of a bare block (Workspace.block)
 borrow_workspace = Workspace.borrow  # the same, borrowing the block: nothing counted on calls
+
+# a point's word in row _PT, read and written whole on the hot path: bits 0-2 touch
+# (decided cells touching the point), 3-5 free (undecided cells around it), 6-8 its clue + 1
+# (0: none), bit 9 while it waits on the point queue, bit 10 while on the pair queue
+_FREE_SHIFT = 3
+_CLUE_SHIFT = 6
+_MARK_SHIFT = 9
+_INQ_BIT = 1 << _MARK_SHIFT
+_INPAIR_BIT = 2 << _MARK_SHIFT
+_RULE_CODE = (1 << _MARK_SHIFT) - 1  # touch, free and clue: where a change queues the point
+_TOUCHED = 1 - (1 << _FREE_SHIFT)  # a cell around the point decided to touch it
+_MISSED = -(1 << _FREE_SHIFT)  # ... decided to miss it
+
+
+def _queue_rules() -> np.ndarray:
+    """Per rule code (touch, free, clue + 1): 1 if the point now needs rule 2 (it forces
+    or fails: its count reached, every undecided cell needed, or out of reach), 2 if instead
+    rule 3 while it has two or more undecided cells; 0 for a point with no clue."""
+    table = np.zeros(_RULE_CODE + 1, dtype=np.int64)
+    for code in range(_RULE_CODE + 1):
+        t, u, k = code & 7, (code >> _FREE_SHIFT) & 7, (code >> _CLUE_SHIFT) - 1
+        if k < 0:
+            continue
+        act = t > k or t + u < k or (u > 0 and (t == k or t + u == k))
+        table[code] = 1 if act else (2 if u >= 2 else 0)
+    return table
+
+
+_QUEUE_RULES = _queue_rules()
+
+
+@njit(cache=True, nogil=True, inline="always")
+def touch_at(ws, p):
+    """Decided cells touching point ``p``."""
+    return ws.pt[p] & 7
+
+
+@njit(cache=True, nogil=True, inline="always")
+def free_at(ws, p):
+    """Undecided cells around point ``p``."""
+    return (ws.pt[p] >> _FREE_SHIFT) & 7
+
 
 # scalar slots of st (int64)
 _NQ = 0  # point queue length
@@ -248,9 +286,9 @@ def reset(ws, st, R, C, clues):
     for i in range(n):
         cell[i] = -1
         forced[i] = 0
-    clue, touch, free = ws.clue, ws.touch, ws.free
-    comp, nxt, size, inq = ws.comp, ws.next, ws.size, ws.inq
-    queue, weight, inpair = ws.queue, ws.weight, ws.inpair
+    clue, pt = ws.clue, ws.pt
+    comp, nxt, size = ws.comp, ws.next, ws.size
+    queue, weight = ws.queue, ws.weight
     nq = 0
     p = 0
     for y in range(R + 1):
@@ -258,15 +296,13 @@ def reset(ws, st, R, C, clues):
         for x in range(W):
             k = clues[p]
             clue[p] = k
-            touch[p] = 0
-            free[p] = fy * (2 if 0 < x < C else 1)
+            free = fy * (2 if 0 < x < C else 1)
             comp[p] = p
             nxt[p] = p
             size[p] = 1
             clued = np.int64(k >= 0)  # no branch: clues fall at random
             weight[p] = clued
-            inq[p] = clued
-            inpair[p] = 0
+            pt[p] = (free << _FREE_SHIFT) | ((k + 1) << _CLUE_SHIFT) | (clued * _INQ_BIT)
             queue[nq] = p  # overwritten by the next point when p has no clue
             nq += clued
             p += 1
@@ -349,47 +385,46 @@ def _enqueue(marks, queue, st, slot, i):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _push_point(ws, p, nq, npair):
-    """Queue clued point ``p`` after a change around it: for rule 2 where it now forces or
-    fails (its count reached, or every undecided cell needed, or out of reach), else for
-    rule 3 while it has two or more undecided cells.  ``nq`` and ``npair`` are the two
-    queues' lengths, returned grown: the caller keeps them in registers across its pushes
-    (through ``st`` each would be stored and loaded again after every queue write, which
-    numba cannot tell apart from ``st``).
+def _push_point(ws, p, x, nq, npair):
+    """Store ``x`` as point ``p``'s new word (``_FREE_SHIFT``) after a change around
+    it, queued for rule 2 where it now forces or fails, else for rule 3 while it has two or
+    more undecided cells (:data:`_QUEUE_RULES`).  ``nq`` and ``npair`` are the two queues'
+    lengths, returned grown: the caller keeps them in registers across its pushes (through
+    ``st`` each would be stored and loaded again after every queue write, which numba cannot
+    tell apart from ``st``).
 
     Without branches (the tests fall at random): each queue gets ``p`` written past its end
     and grows by one only where ``p`` joins it (a queue's row has room for one entry more
     than there are points, as every row has)."""
-    k = ws.clue[p]
-    t = ws.touch[p]
-    u = ws.free[p]
-    clued = k >= 0
-    act = clued & ((t > k) | (t + u < k) | ((u > 0) & ((t == k) | (t + u == k))))
-    pair = clued & (act == 0) & (u >= 2)
+    rules = _QUEUE_RULES[x & _RULE_CODE]  # the queues' bits, as the marks' bits lie
+    joins = rules & ~(x >> _MARK_SHIFT)  # where it waits already, it does not join again
     ws.queue[nq] = p
-    nq += act & (ws.inq[p] == 0)
-    ws.inq[p] |= act
+    nq += joins & 1
     ws.pairq[npair] = p
-    npair += pair & (ws.inpair[p] == 0)
-    ws.inpair[p] |= pair
+    npair += (joins >> 1) & 1
+    ws.pt[p] = x | (rules << _MARK_SHIFT)
     return nq, npair
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _push_pair(ws, st, p):
     """Queue point ``p`` for rule 3 unless it waits there already."""
-    _enqueue(ws.inpair, ws.pairq, st, _NPAIR, p)
+    x = ws.pt[p]
+    if x & _INPAIR_BIT == 0:
+        ws.pt[p] = x | _INPAIR_BIT
+        ws.pairq[st[_NPAIR]] = p
+        st[_NPAIR] += 1
 
 
 @njit(cache=True, nogil=True)
 def _fail(ws, st):
     """Empty the point queue and the pending cells after a contradiction; returns False."""
     for k in range(st[_NQ]):
-        ws.inq[ws.queue[k]] = 0
+        ws.pt[ws.queue[k]] &= ~_INQ_BIT
     for k in range(st[_NP]):
         ws.forced[ws.pend[k]] = 0
     for k in range(st[_NPAIR]):
-        ws.inpair[ws.pairq[k]] = 0
+        ws.pt[ws.pairq[k]] &= ~_INPAIR_BIT
     st[_NQ] = 0
     st[_NP] = 0
     st[_NPAIR] = 0
@@ -466,7 +501,7 @@ def _capacity(ws, p):
     """The slashes point ``p`` can still take: its clue less its touching slashes, or
     without a clue its undecided cells."""
     k = ws.clue[p]
-    return k - ws.touch[p] if k >= 0 else ws.free[p]
+    return k - touch_at(ws, p) if k >= 0 else free_at(ws, p)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -536,17 +571,11 @@ def assign(ws, st, R, C, i, v):
     if ca == cb:
         return False
     cell[i] = v
-    touch, free = ws.touch, ws.free
-    touch[a] += 1
-    touch[b] += 1
-    free[a] -= 1
-    free[b] -= 1
-    free[o1] -= 1
-    free[o2] -= 1
-    nq, npair = _push_point(ws, a, st[_NQ], st[_NPAIR])
-    nq, npair = _push_point(ws, b, nq, npair)
-    nq, npair = _push_point(ws, o1, nq, npair)
-    st[_NQ], st[_NPAIR] = _push_point(ws, o2, nq, npair)
+    pt = ws.pt
+    nq, npair = _push_point(ws, a, pt[a] + _TOUCHED, st[_NQ], st[_NPAIR])
+    nq, npair = _push_point(ws, b, pt[b] + _TOUCHED, nq, npair)
+    nq, npair = _push_point(ws, o1, pt[o1] + _MISSED, nq, npair)
+    st[_NQ], st[_NPAIR] = _push_point(ws, o2, pt[o2] + _MISSED, nq, npair)
     kept = st[_EXON] != 0
     if kept:
         _exits_step(ws, ca, cb, comp[o1], comp[o2], o1, o2, _NONE)
@@ -584,7 +613,7 @@ def assign(ws, st, R, C, i, v):
 @njit(cache=True, nogil=True)
 def undo_to(ws, st, R, C, mark):
     """Undo trail entries down to length ``mark``: cells undecided again, merges split."""
-    cell, touch, free = ws.cell, ws.touch, ws.free
+    cell, pt = ws.cell, ws.pt
     comp, size, nxt = ws.comp, ws.size, ws.next
     kept = st[_EXON] != 0
     n = st[_NTR]
@@ -599,12 +628,10 @@ def undo_to(ws, st, R, C, mark):
             ws.exits[cb] -= ws.exits[ca]
             ws.bcnt[cb] -= ws.bcnt[ca]
             _exits_step(ws, comp[a], comp[b], comp[o1], comp[o2], o1, o2, _ONE)
-        touch[a] -= 1
-        touch[b] -= 1
-        free[a] += 1
-        free[b] += 1
-        free[o1] += 1
-        free[o2] += 1
+        pt[a] -= _TOUCHED
+        pt[b] -= _TOUCHED
+        pt[o1] -= _MISSED
+        pt[o2] -= _MISSED
         cell[i] = -1
     st[_NTR] = n
 
@@ -637,8 +664,9 @@ def _force_around(ws, st, R, C, p, hit, skip1, skip2):
 def _saturate(ws, st, R, C, p):
     """Rule 2 at clued point ``p``."""
     k = ws.clue[p]
-    t = ws.touch[p]
-    u = ws.free[p]
+    x = ws.pt[p]
+    t = x & 7
+    u = (x >> _FREE_SHIFT) & 7
     if t > k or t + u < k:
         return False
     if u == 0 or (t < k and t + u > k):
@@ -655,10 +683,10 @@ def _pair(ws, st, R, C, p, q, s1, s2):
     touches of ``p`` lies in 0..2 and is bounded by both clues.  What ``p``'s private free
     cells must then give (``need_p - s``) forces them when it is 0 or all of them.
     """
-    need_p = ws.clue[p] - ws.touch[p]
-    need_q = ws.clue[q] - ws.touch[q]
-    free_p = ws.free[p] - 2
-    free_q = ws.free[q] - 2
+    need_p = ws.clue[p] - touch_at(ws, p)
+    need_q = ws.clue[q] - touch_at(ws, q)
+    free_p = free_at(ws, p) - 2
+    free_q = free_at(ws, q) - 2
     lo = max(max(0, need_p - free_p), 2 - need_q)
     hi = min(min(2, need_p), 2 - need_q + free_q)
     if lo > hi:
@@ -718,17 +746,17 @@ def propagate(ws, st, R, C):
         elif st[_NQ] > 0:
             st[_NQ] -= 1
             p = ws.queue[st[_NQ]]
-            ws.inq[p] = 0
+            ws.pt[p] &= ~_INQ_BIT
             if not _saturate(ws, st, R, C, p):
                 ws.weight[p] += 1
                 return _fail(ws, st)
-            if ws.free[p] >= 2:
+            if free_at(ws, p) >= 2:
                 _push_pair(ws, st, p)
         elif st[_NPAIR] > 0:
             st[_NPAIR] -= 1
             p = ws.pairq[st[_NPAIR]]
-            ws.inpair[p] = 0
-            if ws.free[p] >= 2 and not _pairs_at(ws, st, R, C, p):
+            ws.pt[p] &= ~_INPAIR_BIT
+            if free_at(ws, p) >= 2 and not _pairs_at(ws, st, R, C, p):
                 ws.weight[p] += 1
                 return _fail(ws, st)
         else:

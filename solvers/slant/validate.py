@@ -74,10 +74,16 @@ def _counts(ws: Block, R: int, C: int, cells: list[int]) -> list[str]:
                 touch[p] += 1
     problems = []
     for p in range((R + 1) * W):
-        if ws[state._TOUCH, p] != touch[p]:
-            problems.append(f"point {p}: touch {ws[state._TOUCH, p]}, its cells say {touch[p]}")
-        if ws[state._FREE, p] != free[p]:
-            problems.append(f"point {p}: free {ws[state._FREE, p]}, its cells say {free[p]}")
+        word = int(ws[state._PT, p])
+        if word & 7 != touch[p]:
+            problems.append(f"point {p}: touch {word & 7}, its cells say {touch[p]}")
+        if (word >> state._FREE_SHIFT) & 7 != free[p]:
+            problems.append(
+                f"point {p}: free {(word >> state._FREE_SHIFT) & 7}, its cells say {free[p]}"
+            )
+        clue = int(ws[state._CLUE, p])
+        if (word >> state._CLUE_SHIFT) & 7 != clue + 1:
+            problems.append(f"point {p}: clue + 1 {(word >> state._CLUE_SHIFT) & 7}, clue {clue}")
     return problems
 
 
@@ -159,20 +165,20 @@ def _trail(ws: Block, st: np.ndarray, R: int, C: int, cells: list[int]) -> list[
 
 
 def _queues(ws: Block, st: np.ndarray, R: int, C: int) -> list[str]:
-    """Each queue's on-queue marks are set exactly for the entries it holds."""
+    """Each queue's on-queue marks are set exactly for the entries it holds (the point and
+    pair queues' marks are bits of the points' words, the pending cells' their forced value)."""
     P = (R + 1) * (C + 1)
+    words = [int(x) for x in ws[state._PT, :P]]
     problems = []
-    for name, stack, length, mark, n, on in (
-        ("point queue", state._QUEUE, state._NQ, state._INQ, P, 1),
-        ("pair queue", state._PAIRQ, state._NPAIR, state._INPAIR, P, 1),
-        ("pending cells", state._PEND, state._NP, state._FORCED, R * C, None),
+    for name, stack, length, marks in (
+        ("point queue", state._QUEUE, state._NQ, [w & state._INQ_BIT for w in words]),
+        ("pair queue", state._PAIRQ, state._NPAIR, [w & state._INPAIR_BIT for w in words]),
+        ("pending cells", state._PEND, state._NP, [int(x) for x in ws[state._FORCED, : R * C]]),
     ):
         held = [int(x) for x in ws[stack, : st[length]]]
-        marked = {x for x in range(n) if ws[mark, x] != 0}
+        marked = {x for x, m in enumerate(marks) if m != 0}
         if len(set(held)) != len(held) or set(held) != marked:
             problems.append(f"{name} holds {sorted(held)} but marks {sorted(marked)}")
-        if on is not None and any(ws[mark, x] != on for x in marked):
-            problems.append(f"{name} marks other than {on}")
     return problems
 
 
@@ -185,7 +191,8 @@ def _exits(ws: Block, R: int, C: int) -> list[str]:
     for p in range((R + 1) * W):
         lab = int(ws[state._COMP, p])
         clue = int(ws[state._CLUE, p])
-        room = clue - int(ws[state._TOUCH, p]) if clue >= 0 else int(ws[state._FREE, p])
+        word = int(ws[state._PT, p])
+        room = clue - (word & 7) if clue >= 0 else (word >> state._FREE_SHIFT) & 7
         exits[lab] = exits.get(lab, 0) + room
         y, x = divmod(p, W)
         border[lab] = border.get(lab, 0) + (0 if 0 < y < R and 0 < x < C else 1)

@@ -7,6 +7,8 @@ from boardsweep.solvers.slant import state
 
 from .test_slant_walled import _points
 
+_MARKS = state._INQ_BIT | state._INPAIR_BIT  # on the point queue, on the pair queue
+
 
 def test_a_one_one_pair_forces_the_private_cells():
     # 2 x 3 cells, inner points (1, 1) and (1, 2) both say 1: rule 2 forces nothing (four
@@ -20,7 +22,7 @@ def test_a_one_one_pair_forces_the_private_cells():
     assert cell[0, 0] == 0 and cell[1, 0] == 1  # '/' and '\': away from (1, 1)
     assert cell[0, 2] == 1 and cell[1, 2] == 0  # away from (1, 2)
     assert cell[0, 1] == -1 and cell[1, 1] == -1  # the shared cells stay open
-    assert st[state._NPAIR] == 0 and not ws[state._INPAIR].any()
+    assert st[state._NPAIR] == 0 and not (ws[state._PT] & _MARKS).any()
 
 
 def test_a_failure_empties_the_pair_queue():
@@ -30,5 +32,5 @@ def test_a_failure_empties_the_pair_queue():
     ws, st = state.make_workspace((rows + 1) * (cols + 1))
     state.reset(ws, st, rows, cols, _points(rows, cols, {(0, 0): 4, (1, 1): 1, (1, 2): 1}))
     assert not state.propagate(ws, st, rows, cols)
-    assert st[state._NPAIR] == 0 and not ws[state._INPAIR].any()
+    assert st[state._NPAIR] == 0 and not (ws[state._PT] & _MARKS).any()
     assert st[state._NQ] == 0 and st[state._NP] == 0

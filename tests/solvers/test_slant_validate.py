@@ -98,6 +98,11 @@ def _breaks(ws, st, n: int, edit) -> list[str]:
     return validate_state(broken, broken_st, n, n, classes=True)
 
 
+_FREE_ONE = 1 << state._FREE_SHIFT  # one undecided cell in a point's word
+_CLUE_ONE = 1 << state._CLUE_SHIFT
+_QUEUED, _PAIRED = state._INQ_BIT, state._INPAIR_BIT
+
+
 def test_every_kind_of_slip_is_reported():
     n = 6
     clues = _puzzle(n, 4, 0, 0.4)
@@ -115,14 +120,16 @@ def test_every_kind_of_slip_is_reported():
     assert p != a and ws[state._COMP, p] == a
     slips = {
         "a cell value": lambda b, s: b.__setitem__((state._CELL, i), 2),
-        "a touch count": lambda b, s: b.__setitem__((state._TOUCH, 7), b[state._TOUCH, 7] + 1),
-        "a free count": lambda b, s: b.__setitem__((state._FREE, 7), b[state._FREE, 7] - 1),
+        "a touch count": lambda b, s: b.__setitem__((state._PT, 7), b[state._PT, 7] + 1),
+        "a free count": lambda b, s: b.__setitem__((state._PT, 7), b[state._PT, 7] - _FREE_ONE),
+        "a clue's copy": lambda b, s: b.__setitem__((state._PT, 7), b[state._PT, 7] + _CLUE_ONE),
         "a label": lambda b, s: b.__setitem__((state._COMP, p), p),
         "a list link": lambda b, s: b.__setitem__((state._NEXT, a), a),
         "a size": lambda b, s: b.__setitem__((state._SIZE, a), b[state._SIZE, a] + 1),
         "a trail entry": lambda b, s: s.__setitem__(state._NTR, s[state._NTR] - 1),
         "an undecided cell": lambda b, s: b.__setitem__((state._CELL, i), -1),
-        "a queue mark": lambda b, s: b.__setitem__((state._INQ, 3), 1),
+        "a queue mark": lambda b, s: b.__setitem__((state._PT, 3), b[state._PT, 3] | _QUEUED),
+        "a pair mark": lambda b, s: b.__setitem__((state._PT, 3), b[state._PT, 3] | _PAIRED),
         "an exit count": lambda b, s: b.__setitem__((state._EXITS, a), b[state._EXITS, a] + 1),
         "a class size": lambda b, s: b.__setitem__((state._CSIZE, 0), b[state._CSIZE, 0] + 1),
     }
