@@ -195,6 +195,7 @@ borrow_workspace = Workspace.borrow  # the same, borrowing the block: nothing co
 # (0: none), bit 9 while it waits on the point queue, bit 10 while on the pair queue
 _FREE_SHIFT = 3
 _CLUE_SHIFT = 6
+_FIELD = (1 << _FREE_SHIFT) - 1  # each of touch, free and clue + 1: three bits
 _MARK_SHIFT = 9
 _INQ_BIT = 1 << _MARK_SHIFT
 _INPAIR_BIT = 2 << _MARK_SHIFT
@@ -203,13 +204,18 @@ _TOUCHED = 1 - (1 << _FREE_SHIFT)  # a cell around the point decided to touch it
 _MISSED = -(1 << _FREE_SHIFT)  # ... decided to miss it
 
 
+def unpacked(word: int) -> tuple[int, int, int]:
+    """A point's word, in Python: (touch, free, clue), the clue -1 where it has none."""
+    return word & _FIELD, (word >> _FREE_SHIFT) & _FIELD, ((word >> _CLUE_SHIFT) & _FIELD) - 1
+
+
 def _queue_rules() -> np.ndarray:
     """Per rule code (touch, free, clue + 1): 1 if the point now needs rule 2 (it forces
     or fails: its count reached, every undecided cell needed, or out of reach), 2 if instead
     rule 3 while it has two or more undecided cells; 0 for a point with no clue."""
     table = np.zeros(_RULE_CODE + 1, dtype=np.int64)
     for code in range(_RULE_CODE + 1):
-        t, u, k = code & 7, (code >> _FREE_SHIFT) & 7, (code >> _CLUE_SHIFT) - 1
+        t, u, k = unpacked(code)
         if k < 0:
             continue
         act = t > k or t + u < k or (u > 0 and (t == k or t + u == k))
@@ -223,13 +229,13 @@ _QUEUE_RULES = _queue_rules()
 @njit(cache=True, nogil=True, inline="always")
 def touch_at(ws, p):
     """Decided cells touching point ``p``."""
-    return ws.pt[p] & 7
+    return ws.pt[p] & _FIELD
 
 
 @njit(cache=True, nogil=True, inline="always")
 def free_at(ws, p):
     """Undecided cells around point ``p``."""
-    return (ws.pt[p] >> _FREE_SHIFT) & 7
+    return (ws.pt[p] >> _FREE_SHIFT) & _FIELD
 
 
 # scalar slots of st (int64)
@@ -664,9 +670,8 @@ def _force_around(ws, st, R, C, p, hit, skip1, skip2):
 def _saturate(ws, st, R, C, p):
     """Rule 2 at clued point ``p``."""
     k = ws.clue[p]
-    x = ws.pt[p]
-    t = x & 7
-    u = (x >> _FREE_SHIFT) & 7
+    t = touch_at(ws, p)
+    u = free_at(ws, p)
     if t > k or t + u < k:
         return False
     if u == 0 or (t < k and t + u > k):

@@ -74,16 +74,14 @@ def _counts(ws: Block, R: int, C: int, cells: list[int]) -> list[str]:
                 touch[p] += 1
     problems = []
     for p in range((R + 1) * W):
-        word = int(ws[state._PT, p])
-        if word & 7 != touch[p]:
-            problems.append(f"point {p}: touch {word & 7}, its cells say {touch[p]}")
-        if (word >> state._FREE_SHIFT) & 7 != free[p]:
-            problems.append(
-                f"point {p}: free {(word >> state._FREE_SHIFT) & 7}, its cells say {free[p]}"
-            )
+        held_touch, held_free, held_clue = state.unpacked(int(ws[state._PT, p]))
+        if held_touch != touch[p]:
+            problems.append(f"point {p}: touch {held_touch}, its cells say {touch[p]}")
+        if held_free != free[p]:
+            problems.append(f"point {p}: free {held_free}, its cells say {free[p]}")
         clue = int(ws[state._CLUE, p])
-        if (word >> state._CLUE_SHIFT) & 7 != clue + 1:
-            problems.append(f"point {p}: clue + 1 {(word >> state._CLUE_SHIFT) & 7}, clue {clue}")
+        if held_clue != clue:
+            problems.append(f"point {p}: its word's clue {held_clue}, its clue {clue}")
     return problems
 
 
@@ -191,8 +189,8 @@ def _exits(ws: Block, R: int, C: int) -> list[str]:
     for p in range((R + 1) * W):
         lab = int(ws[state._COMP, p])
         clue = int(ws[state._CLUE, p])
-        word = int(ws[state._PT, p])
-        room = clue - (word & 7) if clue >= 0 else (word >> state._FREE_SHIFT) & 7
+        touch, free, _ = state.unpacked(int(ws[state._PT, p]))
+        room = clue - touch if clue >= 0 else free
         exits[lab] = exits.get(lab, 0) + room
         y, x = divmod(p, W)
         border[lab] = border.get(lab, 0) + (0 if 0 < y < R and 0 < x < C else 1)
