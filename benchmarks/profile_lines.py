@@ -220,16 +220,17 @@ def main() -> None:
     if "numba" in sys.modules:
         sys.exit("numba was imported before its debug information could be switched on")
     os.environ["NUMBA_DEBUGINFO"] = "1"  # numba reads it once, when it is imported
-    os.environ["BOARDSWEEP_CACHE"] = tempfile.mkdtemp(prefix="profile-lines-")
     # numba warns, per call site, that the field accessors fields.py makes have no source
     warnings.filterwarnings("ignore", message="Could not find source for function")
     release_code_with_lines()
     sys.path.insert(0, str(HERE))
-    dispatcher, run = TARGETS[args.target](args)
-    run()  # compile (with debug information: the cache folder is new)
-    scratch = Path(tempfile.mkdtemp(prefix="profile-lines-"))
-    samples = sampled(run, args.seconds, scratch)
-    where, notes = line_map(dispatcher, scratch)
+    with tempfile.TemporaryDirectory(prefix="profile-lines-") as folder:
+        scratch = Path(folder)
+        os.environ["BOARDSWEEP_CACHE"] = str(scratch / "cache")  # compiled afresh, then gone
+        dispatcher, run = TARGETS[args.target](args)
+        run()  # compile (with debug information: the cache folder is new)
+        samples = sampled(run, args.seconds, scratch)
+        where, notes = line_map(dispatcher, scratch)
     by_function: collections.Counter = collections.Counter()
     by_line: collections.Counter = collections.Counter()
     for share, address in samples:
