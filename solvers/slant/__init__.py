@@ -36,16 +36,15 @@ problem's declaration and its second method.
 
 from __future__ import annotations
 
-import functools
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 
-import numba
 import numpy as np
 import pyarrow as pa
 
 from .. import grid_sets
+from ..borrowed import Addresses
 from ..contract import (
     Crosscheck,
     Generator,
@@ -185,13 +184,14 @@ class _Run:
     def each(self) -> Callable[[int], None]:
         """``solve(j)``: puzzle ``j`` alone into the answers, one call per puzzle.
 
-        numba's dispatcher types every argument of every call, which costs more than a
-        small puzzle's reset; here the types are looked up once, and each call goes
-        straight to the compiled :func:`solve_at` for them (``Dispatcher.get_overload``),
-        through a partial that has no Python frame of its own."""
-        signature = (numba.typeof(self.frame), numba.typeof(self.block), numba.types.int64)
-        solve_at.compile(signature)  # from the cache, where it is there
-        return functools.partial(solve_at.get_overload(signature), self.frame, self.block)
+        numba's dispatcher types every argument of every call, and unboxes every array,
+        which costs more than a small puzzle's reset; here :func:`solve_at` takes its arrays
+        as one table's address (:class:`solvers.borrowed.Addresses`), straight from a
+        partial that holds them alive."""
+        width = self.block.shape[1]
+        solution = np.empty(width, dtype=np.int64)
+        first = np.full(width, -1, dtype=np.int64)  # no preferred values: it guesses
+        return Addresses(self.frame, self.block, solution, first).bind(solve_at)
 
     def result(self) -> dict[str, np.ndarray]:
         """The result columns; a puzzle with no solution keeps none."""

@@ -49,6 +49,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..borrowed import matrix, vector
 from .classes import settle
 from .clock import ticks
 from .learning import solve_by_learning
@@ -649,15 +650,18 @@ def solve_range(frame, block, lo, hi):
 
 
 @njit(cache=True)
-def solve_at(frame, block, j):
+def solve_at(table, j):
     """Solve puzzle ``j`` alone, as :func:`solve_range` would: the path of one call per
-    puzzle.  It keeps the GIL (no ``nogil``): releasing and taking it back would cost about
-    as much as the call's dispatch."""
+    puzzle.  ``table`` is the address of a :class:`solvers.borrowed.Addresses` table of
+    the frame, the block, a solution buffer and the first values (all -1) of the block's
+    width, so that the call unboxes two integers and allocates nothing.  It keeps the GIL
+    (no ``nogil``): releasing and taking it back would cost about as much as the call's
+    dispatch."""
+    at = vector(table, 9)
+    frame = vector(at[0], at[1])
+    block = matrix(at[2], at[3], at[4])
     ws = borrow_workspace(block)
-    st = ws.slots
-    sol = np.empty(block.shape[1], dtype=np.int64)
-    first = np.full(block.shape[1], -1, dtype=np.int64)
-    _solve_one(frame, ws, st, sol, first, j)
+    _solve_one(frame, ws, ws.slots, vector(at[5], at[6]), vector(at[7], at[8]), j)
 
 
 @njit(cache=True, nogil=True)
