@@ -4,7 +4,7 @@
     python benchmarks/slant_ab.py HEAD work --sets 100 --each
 
 Each side is ``solvers/slant/{kernel,state,clock,classes,learning,tatham}.py`` and the kits
-they use (``solvers/{fields,members}.py``) as of a revision (``work``: as in the working
+they use (``solvers/{fields,members,borrowed}.py``) as of a revision (``work``: as in the working
 tree), copied into a scratch package and compiled there, so two versions run in one process.
 Every round
 times one :func:`solve_range` call over the whole set per side (CPU seconds per puzzle), the
@@ -47,7 +47,8 @@ from boardsweep.solvers import slant
 
 TIMED = ("boardsweep.solvers.slant",)
 FILES = ("kernel.py", "state.py", "clock.py", "classes.py", "learning.py", "tatham.py")
-KITS = ("fields.py", "members.py")  # solvers/ (in solvers/slant/ before they became kits)
+KITS = ("fields.py", "members.py", "borrowed.py")  # solvers/ (fields and members were in
+# solvers/slant/ before they became kits)
 LATER = ("classes.py", "learning.py", "tatham.py", *KITS)  # files older revisions lack
 
 
