@@ -16,6 +16,7 @@ settings.  Plain TCP elsewhere must be asked for, and the log warns about it.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 import shlex
@@ -217,6 +218,23 @@ def _local_cluster(options: dict, workers: int | None):
         )
 
 
+def _script(folder: Path, name: str, text: str) -> Path | None:
+    """``folder/name`` holding ``text``, executable (written whole unless it already holds
+    it), or None where it cannot be written there or run from there."""
+    path = folder / name
+    try:
+        if not (path.is_file() and path.read_text() == text):
+            folder.mkdir(parents=True, exist_ok=True)
+            handle, written = tempfile.mkstemp(dir=folder, prefix=f".{name}-")
+            with os.fdopen(handle, "w") as out:
+                out.write(text)
+            os.chmod(written, 0o700)
+            os.replace(written, path)  # whole, even with other runs writing it at once
+    except OSError:
+        return None
+    return path if os.access(path, os.X_OK) else None
+
+
 @contextmanager
 def _workers_start_ignoring_sigint() -> Iterator[None]:
     """While the local cluster lives, its worker processes are started with SIGINT ignored.
@@ -227,21 +245,30 @@ def _workers_start_ignoring_sigint() -> Iterator[None]:
     SIGINT it inherits as ignored ignored, and a disposition of "ignore" survives ``exec``;
     handlers and blocked masks do not (multiprocessing's spawn resets both).  So the spawn
     goes through a two-line shell script that ignores SIGINT and execs this Python with the
-    same arguments.  Where no script can be run (a temporary folder mounted ``noexec``) the
-    workers start as before, and the preload alone covers them once it has run."""
+    same arguments.
+
+    The script is kept in the user's cache folder, one per interpreter: a folder made per run
+    was left in the temporary folder by every driver killed with SIGKILL (a batch job over its
+    time limit, a test of resuming), which cleans up nothing.  Where the cache folder will not
+    do, the script goes in a temporary folder of this run's own; where no script can be run
+    at all (a temporary folder mounted ``noexec``) the workers start as before, and the
+    preload alone covers them once it has run."""
     from multiprocessing import spawn
+
+    from boardsweep.solvers.identity import cache_root
 
     if os.name != "posix":
         yield
         return
     python = spawn.get_executable()
-    with tempfile.TemporaryDirectory(prefix="boardsweep-spawn-") as folder:
-        wrapper = Path(folder) / "python"
-        wrapper.write_text(
-            f"#!/bin/sh\ntrap '' INT\nexec {shlex.quote(os.fsdecode(python))} \"$@\"\n"
-        )
-        wrapper.chmod(0o700)
-        if not os.access(wrapper, os.X_OK):
+    text = f"#!/bin/sh\ntrap '' INT\nexec {shlex.quote(os.fsdecode(python))} \"$@\"\n"
+    kept = f"python-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+    with ExitStack() as stack:
+        wrapper = _script(cache_root() / "spawn", kept, text)
+        if wrapper is None:
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="boardsweep-spawn-"))
+            wrapper = _script(Path(folder), "python", text)
+        if wrapper is None:
             yield
             return
         spawn.set_executable(str(wrapper))

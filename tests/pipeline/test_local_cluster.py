@@ -128,3 +128,49 @@ def test_local_workers_are_spawned_with_sigint_already_ignored():
     with open_client(_local()) as client:
         # and the workers of a real local cluster ignore it (the preload agrees)
         assert set(client.run(_sigint_at_start).values()) == {"ignored"}
+
+
+def test_the_sigint_script_is_kept_in_the_cache_not_a_folder_per_run(tmp_path, monkeypatch):
+    """A driver killed with SIGKILL cleans up nothing, so the script lives in the user's cache,
+    one per interpreter, written once: no run leaves a folder in the temporary folder."""
+    import tempfile
+    from multiprocessing import spawn
+
+    from boardsweep.pipeline.cluster import _workers_start_ignoring_sigint
+
+    monkeypatch.setenv("BOARDSWEEP_CACHE", str(tmp_path / "cache"))
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    seen = []
+    for _ in range(2):
+        with _workers_start_ignoring_sigint():
+            seen.append(os.fsdecode(spawn.get_executable()))
+    kept = list((tmp_path / "cache" / "spawn").iterdir())
+    assert [str(path) for path in kept] == seen[:1] == seen[1:]
+    assert kept[0].read_text().startswith("#!/bin/sh\ntrap '' INT\nexec ")
+    assert os.access(kept[0], os.X_OK) and list(scratch.iterdir()) == []
+
+
+def test_the_sigint_script_goes_in_a_folder_of_the_run_where_the_cache_will_not_do(
+    tmp_path, monkeypatch
+):
+    """A cache folder that cannot be written: the script goes in a temporary folder of this
+    run's own, removed when the cluster closes."""
+    import tempfile
+    from multiprocessing import spawn
+
+    from boardsweep.pipeline.cluster import _workers_start_ignoring_sigint
+
+    blocked = tmp_path / "cache"
+    blocked.write_text("a file where the cache folder would be")
+    monkeypatch.setenv("BOARDSWEEP_CACHE", str(blocked))
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    python = spawn.get_executable()
+    with _workers_start_ignoring_sigint():
+        wrapper = os.fsdecode(spawn.get_executable())
+        assert wrapper != python and wrapper.startswith(str(scratch))
+        assert os.access(wrapper, os.X_OK)
+    assert spawn.get_executable() == python and list(scratch.iterdir()) == []
