@@ -103,6 +103,19 @@ def faf(path: str, cpu: dict[int, list[float]]) -> Side:
     return run
 
 
+def clock_hz() -> float | None:
+    """The processor's clock as Linux reports it (the first ``cpu MHz`` of /proc/cpuinfo, in
+    Hz), None where it reports none."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("cpu MHz"):
+                    return float(line.split(":", 1)[1]) * 1e6
+    except (OSError, ValueError):
+        return None
+    return None
+
+
 def table_row(
     n: int,
     program: str,
@@ -111,10 +124,12 @@ def table_row(
     nodes: int | None,
     base: float | None,
     cbase: float,
+    hz: float | None,
 ) -> list:
     """One program's row of the table at ``n``: Q(n), its times ``t`` (median, min..max), its
-    nodes and their rate (``-`` where ``nodes`` is None), and the kernel's (``base``, ``-``
-    where None) and the constellations' (``cbase``) median seconds over its median."""
+    nodes, their rate and the cycles per node at clock ``hz`` (``-`` where ``nodes`` or
+    ``hz`` is None), and the kernel's (``base``, ``-`` where None) and the constellations'
+    (``cbase``) median seconds over its median."""
     mid = median(t)
     return [
         n,
@@ -124,6 +139,7 @@ def table_row(
         f"{min(t):.3f}..{max(t):.3f}",
         f"{nodes:,}" if nodes is not None else "-",
         f"{nodes / mid / 1e6:.1f}" if nodes is not None else "-",
+        f"{mid * hz / nodes:.1f}" if nodes and hz else "-",
         f"{base / mid:.2f}" if base else "-",
         f"{cbase / mid:.2f}",
     ]
@@ -164,6 +180,7 @@ def main() -> None:
     for name in args.skip:
         sides.pop(name, None)
     print(conditions(n=" ".join(map(str, args.n)), repeats=args.repeats), flush=True)
+    hz = clock_hz()
 
     rows = []
     names = list(sides)
@@ -191,10 +208,10 @@ def main() -> None:
         base = median(times["kernel"]) if "kernel" in times else None
         cbase = median(times["constellations"])
         for name in names:
-            rows.append(table_row(n, name, q0, times[name], seen[name][2], base, cbase))
+            rows.append(table_row(n, name, q0, times[name], seen[name][2], base, cbase, hz))
         if n in faf_cpu:  # the same runs, by the JVM process's CPU time
             rows.append(
-                table_row(n, "NQueensFAF, JVM process CPU", q0, faf_cpu[n], None, base, cbase)
+                table_row(n, "NQueensFAF, JVM process CPU", q0, faf_cpu[n], None, base, cbase, hz)
             )
         common.progress(f"n = {n} done")
     table = markdown(
@@ -206,6 +223,7 @@ def main() -> None:
             "min..max s",
             "nodes",
             "M nodes/s",
+            "cycles/node",
             "kernel / program",
             "constellations / program",
         ],
@@ -221,6 +239,13 @@ def main() -> None:
             "; the peers were built outside the project from their public sources."
             if peers
             else "; no peer was given (`--takaken`, `--faf`)."
+        )
+        + (
+            f" *cycles/node*: median seconds times the clock Linux reports ({hz / 1e6:.0f} MHz, "
+            "/proc/cpuinfo), over the nodes; the peers count no nodes, so theirs compare by "
+            "time."
+            if hz
+            else " No clock is reported here, so no cycles per node."
         )
         + f"\n\n{table}"
     )
