@@ -26,6 +26,24 @@ Sides, each counting Q(n) on one core, interleaved (the order rotates every repe
   of the whole JVM process (start, JIT compiler and GC threads included), which a busy machine
   disturbs less than the solver's wall time.
 
+How the peers in the committed tables were built (in a scratch folder; none of their code is
+in this project):
+
+* takaken: his search code (``Check``, ``Backtrack1``, ``Backtrack2``, ``NQueens``; comments
+  aside, byte for byte the copy in suzukiiichiro/N-Queens, ``06OpenCL/07_10NQueen.c``), his
+  display code removed, and a ``main`` of ours that prints the one line; ``cc -O3
+  -march=native``.
+* NQueensFAF: ``CpuSolver`` and the classes it needs from olepoeschl/NQueensFAF (commit
+  9c6ee92), compiled with ``javac``, the Kryo save-file classes replaced by empty stand-ins
+  (only saving uses them).  Our wrapper calls ``setN``, ``setThreadCount(1)`` and
+  ``setUpdateInterval(0)`` (no progress thread), then ``start()``, and prints
+  ``getSolutions()`` and ``getDuration()``.  Its counts are right from N = 7 up (checked to
+  13 against OEIS A000170) and wrong below, far from the boards timed here.
+
+*cycles/node* is the median seconds times the clock Linux reports (``cpu MHz`` in
+/proc/cpuinfo, the nominal rate: a boost clock would make the true count higher), over the
+nodes.
+
 Each cell is the median of ``--repeats`` runs with its min..max; ratios are kernel / side and
 constellations / side.  ``--skip`` leaves sides out (the kernel, D4 C, takaken), to time a
 long n = 18 run of constellations against NQueensFAF alone.
