@@ -226,10 +226,15 @@ def _script(folder: Path, name: str, text: str) -> Path | None:
         if not (path.is_file() and path.read_text() == text):
             folder.mkdir(parents=True, exist_ok=True)
             handle, written = tempfile.mkstemp(dir=folder, prefix=f".{name}-")
-            with os.fdopen(handle, "w") as out:
-                out.write(text)
-            os.chmod(written, 0o700)
-            os.replace(written, path)  # whole, even with other runs writing it at once
+            try:
+                with os.fdopen(handle, "w") as out:
+                    out.write(text)
+                os.chmod(written, 0o700)
+                os.replace(written, path)  # whole, even with other runs writing it at once
+            except OSError:
+                with contextlib.suppress(OSError):
+                    os.unlink(written)  # no half-written copy left beside it
+                raise
     except OSError:
         return None
     return path if os.access(path, os.X_OK) else None

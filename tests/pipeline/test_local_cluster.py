@@ -174,3 +174,16 @@ def test_the_sigint_script_goes_in_a_folder_of_the_run_where_the_cache_will_not_
         assert wrapper != python and wrapper.startswith(str(scratch))
         assert os.access(wrapper, os.X_OK)
     assert spawn.get_executable() == python and list(scratch.iterdir()) == []
+
+
+def test_a_script_that_cannot_be_put_in_place_leaves_no_copy_behind(tmp_path, monkeypatch):
+    """Writing the kept script fails after its temporary copy exists: the copy is removed,
+    and the caller is told (None), to fall back on a folder of its own."""
+    from boardsweep.pipeline import cluster
+
+    def refuse(src, dst):
+        raise OSError("no room")
+
+    monkeypatch.setattr(cluster.os, "replace", refuse)
+    assert cluster._script(tmp_path / "spawn", "python-x", "#!/bin/sh\n") is None
+    assert list((tmp_path / "spawn").iterdir()) == []
