@@ -392,12 +392,12 @@ def _enqueue(marks, queue, st, slot, i):
 
 @njit(cache=True, nogil=True, inline="always")
 def _push_point(ws, p, x, nq, npair):
-    """Store ``x`` as point ``p``'s new word (``_FREE_SHIFT``) after a change around
-    it, queued for rule 2 where it now forces or fails, else for rule 3 while it has two or
-    more undecided cells (:data:`_QUEUE_RULES`).  ``nq`` and ``npair`` are the two queues'
-    lengths, returned grown: the caller keeps them in registers across its pushes (through
-    ``st`` each would be stored and loaded again after every queue write, which numba cannot
-    tell apart from ``st``).
+    """Store ``x`` as point ``p``'s new word (laid out as ``_FREE_SHIFT`` ... ``_INPAIR_BIT``
+    say) after a change around it, queued for rule 2 where it now forces or fails, else for
+    rule 3 while it has two or more undecided cells (:data:`_QUEUE_RULES`).  ``nq`` and
+    ``npair`` are the two queues' lengths, returned grown: the caller keeps them in registers
+    across its pushes (through ``st`` each would be stored and loaded again after every queue
+    write, which numba cannot tell apart from ``st``).
 
     Without branches (the tests fall at random): each queue gets ``p`` written past its end
     and grows by one only where ``p`` joins it (a queue's row has room for one entry more
