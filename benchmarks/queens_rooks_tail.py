@@ -1,14 +1,15 @@
-"""Queens and rooks: the whole-row kernel with its bulk tail against the same search without it.
+"""Queens and rooks: the whole-row kernel with its seven-row tail, its five-row tail, and none.
 
     python benchmarks/queens_rooks_tail.py [--sizes 12 13] [--repeats 3]
 
 For each n, the free-piece histogram of the whole row (every least border, one process, one
-core) by ``kernel._histograms`` (the last five rows counted in bulk) and by
-``kernel._plain_histograms`` (the search before the bulk tail: piece by piece, the last two rows
-in place), run interleaved (the order alternating) ``--repeats`` times; CPU seconds of this
-process (``time.process_time``), medians with their range.  Both give the same histogram and
-the same node count (checked), so nodes/s compare the codes directly.  n = 14 takes ~48 s with
-the tail and ~175 s without, per repeat.
+core) by ``kernel._capped_histograms`` with the bulk tail capped at 7 rows (what
+``kernel._histograms`` runs), at 5 (the kernel before the seven-row tail) and at 0 (the search
+before any bulk tail: piece by piece, the last two rows in place), run interleaved (the order
+rotating) ``--repeats`` times; CPU seconds of this process (``time.process_time``), medians with
+their range.  All three give the same histogram and the same node count (checked), so nodes/s
+compare the codes directly.  n = 14 takes roughly a minute per repeat, most of it without a
+tail.
 """
 
 from __future__ import annotations
@@ -19,11 +20,16 @@ import time
 from pathlib import Path
 
 import numpy as np
-from common import conditions, markdown, median, write_results
+from common import conditions, markdown, median, rotated, write_results
 
 from boardsweep.solvers.queens_rooks import kernel, symmetry
 
-TIMED = ("boardsweep.solvers.queens_rooks.kernel",)
+TIMED = (
+    "boardsweep.solvers.queens_rooks.kernel",
+    "boardsweep.solvers.queens_rooks.free",
+    "boardsweep.solvers.queens_rooks.tail_seven",
+)
+KERNELS = {"none": 0, "five rows": 5, "seven rows": 7}  # name: the widest bulk tail allowed
 
 
 def timed(fn, *args):
@@ -33,61 +39,66 @@ def timed(fn, *args):
     return time.process_time() - start, result
 
 
+def spread(runs: list[float]) -> str:
+    """Median with its range, in seconds."""
+    return f"{median(runs):.3f} ({min(runs):.3f}-{max(runs):.3f})"
+
+
 def main() -> None:
-    """Time both kernels per size, print the table."""
+    """Time the three kernels per size, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[12, 13])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", type=Path, help="results file (default benchmarks/results/)")
     args = parser.parse_args()
     sizes = {"n": " ".join(map(str, args.sizes))}
-    repeats = f"{args.repeats}, the two kernels interleaved (the order alternating)"
+    repeats = f"{args.repeats}, the three kernels interleaved (the order rotating)"
     print(conditions(n=", ".join(map(str, args.sizes)), repeats=args.repeats), flush=True)
     warm = symmetry.items(8, np.zeros((1, 0), np.int16))[0]
-    kernel._histograms(8, warm, False, 8, 8), kernel._plain_histograms(8, warm)  # compile
+    for widest in KERNELS.values():  # compile
+        kernel._capped_histograms(8, warm, widest)
+    names = list(KERNELS)
     rows = []
     for n in args.sizes:
         fixed = symmetry.items(n, np.zeros((1, 0), np.int16))[0]
-        runs: dict[str, list[float]] = {"bulk": [], "plain": []}
+        runs: dict[str, list[float]] = {name: [] for name in names}
         seen = []
         for r in range(args.repeats):
-            for name in ("bulk", "plain") if r % 2 == 0 else ("plain", "bulk"):
-                if name == "bulk":
-                    seconds, (hist, nodes) = timed(kernel._histograms, n, fixed, False, n, n)
-                else:
-                    seconds, (hist, nodes) = timed(kernel._plain_histograms, n, fixed)
+            for name in rotated(names, r):
+                seconds, (hist, nodes) = timed(kernel._capped_histograms, n, fixed, KERNELS[name])
                 runs[name].append(seconds)
                 seen.append((hist.tolist(), nodes.tolist()))
                 print(f"n = {n} {name}: {seconds:.3f} s", file=sys.stderr, flush=True)
         assert all(s == seen[0] for s in seen), "the kernels disagree"
         nodes = int(np.asarray(seen[0][1]).sum())
-        bulk, plain = median(runs["bulk"]), median(runs["plain"])
+        plain, five, seven = (median(runs[name]) for name in names)
         rows.append(
             [
                 n,
                 f"{nodes:,}",
-                f"{plain:.3f} ({min(runs['plain']):.3f}-{max(runs['plain']):.3f})",
-                f"{bulk:.3f} ({min(runs['bulk']):.3f}-{max(runs['bulk']):.3f})",
-                f"{nodes / plain / 1e6:,.0f}",
-                f"{nodes / bulk / 1e6:,.0f}",
-                f"{bulk / plain:.2f}x",
+                *(spread(runs[name]) for name in names),
+                *(f"{nodes / median(runs[name]) / 1e6:,.0f}" for name in names),
+                f"{five / plain:.2f}x",
+                f"{seven / plain:.2f}x",
+                f"{seven / five:.2f}x",
             ]
         )
     table = markdown(
         [
             "n",
             "nodes",
-            "plain s (range)",
-            "bulk tail s (range)",
-            "plain M nodes/s",
-            "bulk M nodes/s",
-            "bulk / plain",
+            *(f"{name} s (range)" for name in names),
+            *(f"{name} M nodes/s" for name in names),
+            "five / none",
+            "seven / none",
+            "seven / five",
         ],
         rows,
     )
     body = (
         f"{table}\n\nMedians of {args.repeats} interleaved runs, CPU seconds of one process; "
-        "the baseline (plain) is the same search without the bulk tail, on the same nodes."
+        "the baselines are the same search with the five-row tail and with no bulk tail, on the "
+        "same nodes."
     )
     print(f"\n{body}")
     write_results(__file__, body, timed=TIMED, repeats=repeats, sizes=sizes, out=args.out)

@@ -136,11 +136,12 @@ def _point(params: Mapping) -> tuple[int, tuple[int, ...]]:
 def _typed_rook_limit(n: int) -> int:
     """Most rooks for which the typed search beats the whole-row pass.
 
-    Measured (CPU time, both with the D4 split, the whole-row pass with its bulk tail): typed /
-    free is about 1.3 * 3.4**(j - 3) * 0.57**(n - 13) for j = n - M rooks (0.05, 0.28, 1.3, 4.2
-    at n = 13, j = 1..4), below 1 about iff j <= (n - 8) / 2.
+    The typed / whole-row time ratio grows about fourfold per rook at a given n and halves
+    per step of n (:data:`_TYPED_RATIO_13`, :data:`_TYPED_PER_SIDE`, measured by
+    ``benchmarks/queens_rooks_typed.py``), so it is below 1 about iff j <= (n - 9) / 2 for
+    j = n - M rooks.
     """
-    return (n - 8) // 2
+    return (n - 9) // 2
 
 
 def strategy(params: Mapping) -> str:
@@ -152,10 +153,13 @@ def strategy(params: Mapping) -> str:
     return "typed" if n - min(positive) <= _typed_rook_limit(n) else "free"
 
 
-# least-border permutations per core-second, free kernel with its bulk tail, fitted to the row
-# n = 14 (benchmarks/queens_rooks_tail.py; figures on the speed page, docs/speed.md)
-_PERMS_PER_SECOND = 2.2e8
-_TYPED_RATIO_13 = (0.006, 0.045, 0.28, 1.3, 4.2, 14.0)  # typed / free at n = 13, j = 0..5
+# least-border permutations per core-second, free kernel with its bulk tails, fitted to the row
+# n = 14; typed / free time at n = 13 for j = 0..5 rooks, and its factors per further rook and
+# per step of n (benchmarks/queens_rooks_typed.py prints the measurements behind all four)
+_PERMS_PER_SECOND = 8.3e8
+_TYPED_RATIO_13 = (0.016, 0.12, 0.75, 3.5, 11.7, 32.0)
+_TYPED_PER_ROOK = 2.8  # past j = 5
+_TYPED_PER_SIDE = 0.52
 
 
 def cost(params: Mapping) -> float:
@@ -167,8 +171,8 @@ def cost(params: Mapping) -> float:
     seconds = math.factorial(n) / 8 / _PERMS_PER_SECOND
     if how == "typed":
         j = n - min(q for q in queens if q > 0)
-        ratio = _TYPED_RATIO_13[j] if j < 6 else _TYPED_RATIO_13[5] * 3.4 ** (j - 5)
-        seconds *= min(1.0, ratio * 0.5 ** (n - 13))
+        ratio = _TYPED_RATIO_13[j] if j < 6 else _TYPED_RATIO_13[5] * _TYPED_PER_ROOK ** (j - 5)
+        seconds *= min(1.0, ratio * _TYPED_PER_SIDE ** (n - 13))
     return seconds
 
 

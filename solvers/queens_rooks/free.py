@@ -2,7 +2,8 @@
 
 Notation and the reduction are in :mod:`.kernel`; :func:`_free_search` is the search, with its
 branch-free piece update (:func:`_place_free`) and the bulk count of the last five rows
-(:func:`_tail`).
+(:func:`_tail`) where the seven-row tail (:mod:`.tail_seven`, several times faster) does not
+apply.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import numpy as np
 from numba import njit, uint64
 
 from ..bitops import clz, ctz, popcount
+from . import tail_seven
 from .bits import _LOW32, _U1, _row_candidates, _row_order
 
 __all__: list[str] = []  # private: reached through solvers.queens_rooks
@@ -173,14 +175,17 @@ def _tail(
 
 
 @njit(cache=True, nogil=True)
-def _free_search(n: int, fixed: np.ndarray, hist: np.ndarray, bulk_ok: bool = True) -> int:
+def _free_search(n: int, fixed: np.ndarray, hist: np.ndarray, widest: int = 7) -> int:
     """Add to ``hist[k]`` the permutations extending ``fixed`` with k free pieces; return nodes.
 
     Invariant at level t (t pieces placed, rows ``order[:t]``): ``used[t]`` their columns,
     ``occ_*[t]`` their diagonals, ``iso_*[t]``/``kk[t]`` the diagonals and number of those free
-    among them; ``cand[t]`` the columns row ``order[t]`` has still to try.  The last five rows,
-    when open (and ``bulk_ok``), are counted in bulk by :func:`_tail` (nodes counted as the full
-    tree's); else the last two (when open) are finished in place: two columns, two leaves.
+    among them; ``cand[t]`` the columns row ``order[t]`` has still to try.  The last seven rows,
+    when open and n <= ``tail_seven.MAX_N``, are counted in bulk by :mod:`.tail_seven`; else
+    the last five, when open, by :func:`_tail`; else the last two (when open) are finished in
+    place: two columns, two leaves.  A bulk tail counts its nodes as the full tree's.
+    ``widest`` caps the bulk tail (7, 5, or 0 for none): the baselines of the benchmark and
+    the tests.
     """
     order = _row_order(fixed)
     full = (_U1 << uint64(n)) - _U1
@@ -197,8 +202,16 @@ def _free_search(n: int, fixed: np.ndarray, hist: np.ndarray, bulk_ok: bool = Tr
     on_t = np.zeros(2 * n, np.uint64)
     work = np.zeros((9, 25), np.uint64)
     wide = np.zeros(n + 1 + 16, np.uint64)  # the tail's counts, free pieces + _SPREAD
-    # the last five rows open (every mask of the tail fits in 32 bits: n <= 32)
-    bulk = bulk_ok and TAIL < n and fixed[order[n - TAIL]] < 0
+    # the last seven rows open and n small enough for the kill field: the seven-row tail
+    seven = tail_seven.applies(n, fixed, widest)
+    position = np.zeros(64, np.int64)  # a placed row's place in the order (kill bits)
+    for p in range(n):
+        position[order[p]] = p
+    numbers = tail_seven.set_numbers()
+    work7 = tail_seven.scratch(n)
+    tally = np.zeros((tail_seven.LANES, n + 1, tail_seven.TALLY), np.uint64)
+    # else the last five rows open (every mask of the tail fits in 32 bits: n <= 32)
+    bulk = widest >= TAIL and not seven and TAIL < n and fixed[order[n - TAIL]] < 0
     rows = order[n - TAIL :].copy() if bulk else order[:0].copy()
     tail = n >= 3 and fixed[order[n - 2]] < 0 and fixed[order[n - 1]] < 0
     nodes = 0
@@ -226,6 +239,14 @@ def _free_search(n: int, fixed: np.ndarray, hist: np.ndarray, bulk_ok: bool = Tr
             True,
         )
         now_used = used[t] | b
+        if seven and t == n - tail_seven.ROWS - 1:
+            rest = full & ~now_used
+            tail_seven._tail_seven(
+                n, order[t + 1 :], rest, os, ot, i_s, i_t, k, partner_s, partner_t, position,
+                numbers, work7, tally,
+            )  # fmt: skip
+            nodes += tail_seven.NODES
+            continue
         if bulk and t == n - TAIL - 1:
             rest = full & ~now_used
             _tail(n, rows, rest, os, ot, i_s, i_t, k, partner_s, partner_t, work, on_s, on_t, wide)
@@ -269,6 +290,14 @@ def _free_search(n: int, fixed: np.ndarray, hist: np.ndarray, bulk_ok: bool = Tr
         cand[t] = _row_candidates(fixed, order[t], full, now_used)
     for j in range(n + 1):
         hist[j] += wide[j + _SPREAD]
+    for lane in range(tail_seven.LANES):  # tally[., k, c]: k - _KILL_BITS + c free pieces
+        for k in range(n + 1):
+            for c in range(tail_seven.TALLY):
+                j = k + c - tail_seven._KILL_BITS
+                if 0 <= j <= n:
+                    hist[j] += tally[lane, k, c]
+                elif tally[lane, k, c] != 0:
+                    raise AssertionError("a seven-row completion with a free count out of range")
     for j in range(_SPREAD):  # below zero free pieces: nothing, or the tail is wrong
         if wide[j] != 0:
             raise AssertionError("a completion with fewer than no free pieces")

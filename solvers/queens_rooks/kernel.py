@@ -22,13 +22,16 @@ Kernels (both iterative DFS over rows with explicit stacks, counting their nodes
 - *free* (the whole row): enumerates permutations, carrying ``k`` and the masks of occupied
   diagonals and of the diagonals of currently free pieces; a piece landing on a free piece's
   diagonal makes that piece (found through a per-diagonal partner table) non-free.  The update is
-  branch-free.  When the last five rows are open (n >= 6, in almost every search) they
-  are counted in bulk by :func:`.free._tail`: three masks per cell of the 5 x 5 group of remaining
-  rows and columns (free pieces it takes away, whether it is free of the placed pieces, the
-  group's cells sharing a diagonal with it) make each of the 120 completions a few ORs and two
-  popcounts.  Otherwise the last two rows (two columns left, two leaves) are finished in place.
-  Leaves: H[k] += 1.  The bulk tail makes the whole search several times faster
-  (``benchmarks/queens_rooks_tail.py``; figures on the speed page, docs/speed.md).
+  branch-free.  When the last seven rows are open (8 <= n <= 22, in almost every search) they
+  are counted in bulk by :mod:`.tail_seven`: per cell of the 7 x 7 group of remaining rows and
+  columns, masks of the free pieces it takes away, of whether it is free of the placed pieces
+  and of the group's cells sharing a diagonal with it, OR-ed over the first four rows and over
+  the last three of each completion, so that each of the 5040 completions is two ORs, an
+  and-not and a popcount.  Where seven rows do not fit, the last five are counted the same way
+  by :func:`.free._tail` (120 completions, n <= 32); otherwise the last two rows (two columns
+  left, two leaves) are finished in place.  Leaves: H[k] += 1.  Each bulk tail makes the whole
+  search several times faster than the one before (``benchmarks/queens_rooks_tail.py``;
+  figures on the speed page, docs/speed.md).
 - *typed* (few rooks wanted): places a queen or a rook in each row, seed-style, pruned by the
   queens' diagonals (a rook avoids them), all pieces' diagonals (a queen avoids them) and the
   bounds ``rooks <= rook_max``, ``queens <= queen_max``.  Leaves: histogram of the queens placed.
@@ -65,12 +68,13 @@ def _histograms(n: int, fixed: np.ndarray, typed: bool, rook_max: int, queen_max
 
 
 @njit(cache=True, nogil=True)
-def _plain_histograms(n: int, fixed: np.ndarray):
-    """The whole-row kernel without its bulk tail (the search before it), as _histograms: the
-    baseline of ``benchmarks/queens_rooks_tail.py`` and of the tests."""
+def _capped_histograms(n: int, fixed: np.ndarray, widest: int):
+    """The whole-row kernel with its bulk tail capped at ``widest`` rows (7, 5, or 0 for the
+    search before any bulk tail), as _histograms: the baselines of
+    ``benchmarks/queens_rooks_tail.py`` and of the tests."""
     items = fixed.shape[0]
     hist = np.zeros((items, n + 1), np.uint64)
     nodes = np.zeros(items, np.int64)
     for i in range(items):
-        nodes[i] = _free_search(n, fixed[i], hist[i], False)
+        nodes[i] = _free_search(n, fixed[i], hist[i], widest)
     return hist, nodes

@@ -72,7 +72,7 @@ PROBE = {
 CONFIG = """output: out
 cluster: {kind: local, workers: 1}
 jobs:
-  - {name: q, problem: queens_rooks, pairs: [[9, 1]]}
+  - {name: q, problem: queens_rooks, pairs: [[10, 1]]}
   - {name: w, problem: max_rooks, boards: {generate: {n: 6, density: 0.3, count: 40, seed: 1}}}
   - {name: p, problem: probe, n: 7}
 """
@@ -123,11 +123,11 @@ def copy(tmp_path):
 def test_edits_to_a_kernel_a_generator_and_an_inlined_helper_are_all_recomputed(copy):
     run, edit = copy
     first = run()
-    # 9 queens and 1 rook on the 10x10 board (row 10, M = 9 of data/queens_rooks_triangle.txt),
+    # 10 queens and 1 rook on the 11x11 board (row 11, M = 10 of data/queens_rooks_triangle.txt),
     # a point the typed-pieces search answers
     triangle = (ROOT / "data" / "queens_rooks_triangle.txt").read_text().splitlines()
-    row = next(line.split(":")[1].split() for line in triangle if line.strip().startswith("10:"))
-    cell = [row[9]]
+    row = next(line.split(":")[1].split() for line in triangle if line.strip().startswith("11:"))
+    cell = [row[10]]
     assert first["q"].column("count_text").to_pylist() == cell
     assert first["p"].column("count_text").to_pylist() == ["41007"]
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from boardsweep.solvers import queens_rooks as qr
 from boardsweep.solvers.prefixes import Prefixes
-from boardsweep.solvers.queens_rooks import kernel, symmetry
+from boardsweep.solvers.queens_rooks import kernel, symmetry, tail_seven
 from boardsweep.solvers.schema import ParamError
 
 # OEIS A000170, n = 0..12: non-attacking queens on the n x n board (M = n, N = 0)
@@ -142,77 +142,128 @@ def brute_free_histogram(fixed: list[int]) -> list[int]:
 
 
 @pytest.mark.parametrize(
-    "n, forced",
+    "n, forced, widest",
     [
-        (6, 0),
-        (7, 1),
-        (8, 2),
-        (9, 2),
-        (10, 3),
-        (11, 4),
-        (12, 5),
-        (13, 6),
-        (16, 9),
-        (17, 10),
-        (17, 12),
-        (20, 13),
-        (32, 25),
+        (6, 0, 5),
+        (7, 1, 5),
+        (8, 1, 7),
+        (8, 2, 5),
+        (9, 2, 7),
+        (10, 3, 7),
+        (11, 4, 7),
+        (12, 5, 7),
+        (12, 5, 5),
+        (13, 6, 7),
+        (16, 9, 7),
+        (17, 10, 7),
+        (17, 12, 5),
+        (20, 13, 7),
+        (22, 15, 7),
+        (23, 16, 5),
+        (32, 25, 5),
     ],
 )
-def test_bulk_tail_matches_brute_force(n, forced):
-    """The last five open rows are counted in bulk (kernel._tail, every n up to 32: it marks
-    free pieces by their rows, so every mask fits in 32 bits), the rows before them by the
-    plain search.  Random forced rows (some among the last five, so the tail's rows are not
-    always contiguous) and random columns, against every permutation of the open rows."""
-    assert kernel.TAIL == 5
+def test_bulk_tails_match_brute_force(n, forced, widest):
+    """The last seven open rows are counted in bulk (tail_seven, n <= 22: its kill field names
+    15 placed pieces), else the last five (kernel._tail, every n up to 32: it marks free pieces
+    by their rows, so every mask fits in 32 bits), the rows before them by the plain search.
+    Random forced rows (some among the last rows, so the tail's rows are not always
+    contiguous) and random columns, against every permutation of the open rows; ``widest`` is
+    the tail the case reaches (n = 23 is past the seven-row tail, and the cap of 5 is the
+    baseline's)."""
+    assert kernel.TAIL == 5 and tail_seven.ROWS == 7 and tail_seven.MAX_N == 22
     rng = np.random.default_rng(n)
     for _ in range(6 if n < 12 else 2):
         fixed = np.full(n, -1, np.int16)
         rows = rng.choice(n, forced, replace=False)
         fixed[rows] = rng.choice(n, forced, replace=False)
         hist = np.zeros(n + 1, np.uint64)
-        nodes = kernel._free_search(n, fixed, hist)
+        nodes = kernel._free_search(n, fixed, hist, widest)
         assert hist.tolist() == brute_free_histogram(fixed.tolist())
         open_rows = n - forced  # every partial placement of the open rows, in order
         assert nodes == forced + sum(math.perm(open_rows, d) for d in range(1, open_rows + 1))
 
 
+def test_which_bulk_tail_applies():
+    """The seven-row tail takes a search when seven rows are open and n <= 22; the five-row
+    tail (which gives the same histogram and nodes) takes the rest."""
+    assert tail_seven.NODES == sum(math.perm(7, d) for d in range(1, 8))
+    whole = np.full(12, -1, np.int16)
+    six_open = whole.copy()
+    six_open[:6] = np.arange(6)
+    past = np.full(23, -1, np.int16)
+    past[:16] = np.arange(16)
+    assert tail_seven.applies(12, whole, 7) and tail_seven.applies(8, np.full(8, -1, np.int16), 7)
+    assert not tail_seven.applies(12, whole, 5)  # capped
+    assert not tail_seven.applies(12, six_open, 7)
+    assert not tail_seven.applies(23, past, 7)  # past MAX_N
+    assert not tail_seven.applies(7, np.full(7, -1, np.int16), 7)  # nothing left to place
+
+
 @pytest.mark.parametrize("n", [9, 10, 11])
-def test_bulk_tail_equals_the_plain_search_on_whole_rows(n):
-    """Every least border of n: histograms and node counts with and without the bulk tail."""
+def test_bulk_tails_equal_the_plain_search_on_whole_rows(n):
+    """Every least border of n: histograms and node counts with each bulk tail and without."""
     fixed, _, _ = symmetry.items(n, np.zeros((1, 0), np.int16))
-    bulk, bulk_nodes = kernel._histograms(n, fixed, False, n, n)
-    plain, plain_nodes = kernel._plain_histograms(n, fixed)
-    assert (bulk == plain).all() and (bulk_nodes == plain_nodes).all()
-    assert int(bulk.sum()) > 0
+    seven, seven_nodes = kernel._histograms(n, fixed, False, n, n)
+    for widest in (5, 0):
+        other, other_nodes = kernel._capped_histograms(n, fixed, widest)
+        assert (seven == other).all() and (seven_nodes == other_nodes).all()
+    assert int(seven.sum()) > 0
 
 
-def test_bulk_tail_sees_many_free_pieces_and_kills():
+@pytest.mark.parametrize("n, opened", [(10, 5), (10, 7), (22, 7)])
+def test_bulk_tails_see_many_free_pieces_and_kills(n, opened):
     """Prefixes that leave queen-like completions (many free pieces) and ones whose last rows
-    take free pieces away, taken from real solutions: every n-queens solution of 10 with its
-    last five rows opened is one search with k = 10 possible, and a hit on every free piece."""
-    n = 10
+    take free pieces away, taken from real solutions: an n-queens solution with its last
+    ``opened`` rows opened is one search with k = n possible, and a hit on every free piece.
+    At n = 22 the fifteen placed pieces are all free: every bit of the seven-row tail's kill
+    field is in use."""
     found = 0
-    for perm in itertools.permutations(range(n)):
-        if free_pieces(list(perm)) == n:
-            fixed = np.array(perm, np.int16)
-            fixed[n - 5 :] = -1
-            hist = np.zeros(n + 1, np.uint64)
-            kernel._free_search(n, fixed, hist)
-            want = brute_free_histogram(fixed.tolist())
-            assert hist.tolist() == want and want[n] >= 1 and want[0] + want[1] + want[2] > 0
-            found += 1
-            if found == 12:
-                break
-    assert found == 12
+    for perm in queens_solutions(n):
+        fixed = np.array(perm, np.int16)
+        fixed[n - opened :] = -1
+        hist = np.zeros(n + 1, np.uint64)
+        kernel._free_search(n, fixed, hist)
+        want = brute_free_histogram(fixed.tolist())
+        assert hist.tolist() == want and want[n] >= 1 and sum(want[: n - opened]) > 0
+        found += 1
+        if found == 12:
+            break
+    assert found == (12 if n < 20 else 3)
+
+
+def queens_solutions(n: int):
+    """N-queens solutions of n: by plain backtracking below 20, else the even-then-odd
+    construction (a solution for n mod 6 not in {2, 3}) and its mirror images."""
+    if n >= 20:
+        assert n % 6 not in (2, 3)
+        base = list(range(1, n, 2)) + list(range(0, n, 2))
+        for perm in (base, base[::-1], [n - 1 - c for c in base]):
+            assert free_pieces(perm) == n
+            yield perm
+        return
+    cols: list[int] = []
+
+    def place(row: int):
+        if row == n:
+            yield list(cols)
+            return
+        for c in range(n):
+            if all(c != d and abs(c - d) != row - r for r, d in enumerate(cols)):
+                cols.append(c)
+                yield from place(row + 1)
+                cols.pop()
+
+    yield from place(0)
 
 
 def test_strategy_choice():
     assert qr.strategy({"n": 12, "queens": list(range(13))}) == "free"
     assert qr.strategy({"n": 12, "queens": [0]}) == "formula"
-    assert qr.strategy({"n": 12, "queens": [0, 10, 12]}) == "typed"
-    assert qr.strategy({"n": 12, "queens": [9, 12]}) == "free"
-    assert qr.strategy({"n": 16, "queens": [12, 16]}) == "typed"
+    assert qr.strategy({"n": 12, "queens": [0, 11, 12]}) == "typed"
+    assert qr.strategy({"n": 12, "queens": [10, 12]}) == "free"
+    assert qr.strategy({"n": 16, "queens": [13, 16]}) == "typed"
+    assert qr.strategy({"n": 16, "queens": [12, 16]}) == "free"
     assert qr.row(9)[7:] == [qr.placements(m, 9 - m) for m in (7, 8, 9)]  # typed vs free
 
 
@@ -392,6 +443,6 @@ def test_cost_estimates_follow_the_strategy():
     qr.PROBLEM.warm_up()
     assert qr.cost({"n": 30, "queens": [0]}) == 0.0
     whole = qr.cost({"n": 14, "queens": list(range(15))})
-    assert 30 < whole < 1000  # measured ~48 s here (~175 s before the bulk tail)
+    assert 3 < whole < 1000  # seconds of one core: the row of 14 is a matter of seconds
     assert 0 < qr.cost({"n": 14, "queens": [14]}) < whole / 100
     assert qr.cost({"n": 15, "queens": list(range(16))}) > 10 * whole

@@ -199,8 +199,8 @@ def test_row_13_through_the_kernel_split_at_random(independent):
 # ---------------------------------------------------------------------------------- sampled units
 
 
-@pytest.mark.parametrize("n, units", [(14, 12), (15, 12)])
-def test_kernel_below_sampled_units_of_rows_14_and_15(n, units):
+@pytest.mark.parametrize("n, units", [(15, 12), (16, 12)])
+def test_kernel_below_sampled_units_of_rows_15_and_16(n, units):
     point = {"n": n, "queens": [0, 1, 2, 3]}
     total = qr.unit_plan(point)[1]
     start = random.Random(n).randrange(total - units)
