@@ -24,7 +24,8 @@ Then every cell the other methods reach is recomputed and compared with the publ
   piece must be diagonal-free).
 
 It exits 1 on any disagreement, and when ``data/queens_rooks_triangle.txt`` holds another row
-16.  The run takes over an hour of both cores (the row's plan: ``plan_queens_rooks.py``).
+16.  The run keeps both cores busy for as long as the row's plan says
+(``plan_queens_rooks.py``), and the plain search of M = n - 2 for minutes after it.
 """
 
 from __future__ import annotations
