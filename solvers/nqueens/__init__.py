@@ -99,7 +99,10 @@ __all__ = [
 ]
 
 MAX_N = 32
-NODE_LIMIT = 1 << 60  # counts <= 8 * nodes, so below this every uint64 count is exact
+NODE_LIMIT = 1 << 60  # a row-search count <= 8 * nodes, so below this every uint64 count is exact
+# a constellation unit's count <= 8 * 120 * (nodes + 1): its table tail scores up to 120 leaves
+# per queen placed above it (and once where the unit starts in the tail), so its int64 is exact
+UNIT_NODE_LIMIT = 1 << 52
 
 # the unit plan of the counts table (see the module docstring)
 MIN_UNITS = 1024  # so a task of a small job still holds dozens of interleaved prefixes
@@ -118,11 +121,14 @@ def _kernel() -> ModuleType:
 # checked arguments
 
 
-def _check_nodes(nodes: np.ndarray, what: str, dtype: str) -> None:
+def _check_nodes(nodes: np.ndarray, what: str, dtype: str, limit: int = NODE_LIMIT) -> None:
     """OverflowError if any of ``nodes`` (one per prefix or unit) is negative or reaches
-    NODE_LIMIT: its count (at most 8 per node) might then not fit ``dtype``."""
-    if nodes.shape[0] and (nodes.min() < 0 or nodes.max() >= NODE_LIMIT):
-        raise OverflowError(f"{what} needed 2**60 nodes or more: its count may not fit {dtype}")
+    ``limit`` (NODE_LIMIT or UNIT_NODE_LIMIT): its count might then not fit ``dtype``."""
+    if nodes.shape[0] and (nodes.min() < 0 or nodes.max() >= limit):
+        power = limit.bit_length() - 1
+        raise OverflowError(
+            f"{what} needed 2**{power} nodes or more: its count may not fit {dtype}"
+        )
 
 
 def _check_n(n: object, key: tuple = ("n",)) -> int:
@@ -198,7 +204,7 @@ def count(params: Mapping, prefixes: Prefixes) -> CountResult:
 def total(n: int) -> tuple[int, int]:
     """(Q(n), nodes) from one constellation search of the whole board."""
     n = _check_n(n)
-    c, _, k = _constellations().whole(n)
+    c, _, k = _constellations().whole(n, _tail_tables())
     return int(c), int(k)
 
 
@@ -207,7 +213,7 @@ def unique(n: int) -> tuple[int, int]:
     OEIS A002562) from one constellation search of the whole board, the same search as
     :func:`total`."""
     n = _check_n(n)
-    _, u, k = _constellations().whole(n)
+    _, u, k = _constellations().whole(n, _tail_tables())
     return int(u), int(k)
 
 
@@ -242,6 +248,13 @@ def _constellations() -> ModuleType:
     from . import constellations
 
     return constellations
+
+
+def _tail_tables() -> tuple:
+    """The constellation walk's tail tables (:func:`.tail.tables`), made once per process."""
+    from . import tail
+
+    return tail.tables()
 
 
 @cache
@@ -309,8 +322,8 @@ def count_units(n: int, lo: int, hi: int) -> tuple[int, int, int]:
         rows, stabs = unit_prefixes(n, a, b)
         k = rows.shape[0]
         q, u, v = np.zeros(k, np.int64), np.zeros(k, np.int64), np.zeros(k, np.int64)
-        _constellations().count_batch(n, rows, stabs, q, u, v)
-        _check_nodes(v, "a unit", "int64")
+        _constellations().count_batch(n, rows, stabs, q, u, v, _tail_tables())
+        _check_nodes(v, "a unit", "int64", UNIT_NODE_LIMIT)
         return int(q.astype(object).sum()), int(u.astype(object).sum()), int(v.astype(object).sum())
 
     found, classes, nodes = prefix_count.count_units(_plan(n)[1], lo, hi, _CHUNK, 3, count_chunk)

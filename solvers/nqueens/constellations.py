@@ -26,13 +26,15 @@ best image's and the rule it replaced, bottom queen nearest its corner).  Below 
 fills the *inner* rows (those without a border queen) top to bottom, with the border queens'
 columns taken from the start and their diagonals given per inner row (``fb``); the walk jumps
 over the border queens' rows by shifting its diagonal masks by the distance to the next inner
-row (``sh``), and counts the last two inner rows at once (:func:`walk`).
+row (``sh``), and scores the last five inner rows at once by table (:mod:`.tail`,
+:func:`walk`).
 
 A *unit* is a constellation (in its searched image) and the columns of its first ``depth``
 inner rows (``depth = 0``: the constellation alone); units are the pipeline's work items
 (:func:`select` finds some by number without listing the rest), and each counts its own leaves,
 so over the units of any depth the counts sum to Q(n) and the classes to U(n).  ``nodes``
-counts queens placed (one per search-tree edge below the unit, dead ends included).
+counts the queens placed one by one (one per search-tree edge below the unit, dead ends
+included), which are those above the table tail where the walk has one.
 
 Against :mod:`.tree` (takaken's class of D4 search): fewer nodes and less time
 (``benchmarks/nqueens_peers.py``; the figures are on the manual's speed page,
@@ -51,6 +53,7 @@ import numpy as np
 from numba import njit
 
 from ..bitops import ctz, popcount
+from . import tail
 from .bits import SLOTS, pop, push, store
 from .numbering import NEVER, keep, last_row, wanted_after
 
@@ -255,18 +258,54 @@ def canonical(n):
     return out[:m].copy()
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _row_and_tail(ld, cd, rd, avail, s, full, k, clash_free, tabs):
+    """The leaves of each queen of ``avail`` in the row above the tail (masks ld, cd, rd; ``s``
+    the distance to the tail's first row), each scored by :func:`.tail.score`."""
+    leaves = np.int64(0)
+    while avail:
+        bit = avail & -avail
+        avail ^= bit
+        ld1 = (ld | bit) << s
+        rd1 = (rd | bit) >> s
+        leaves += tail.score(ld1, cd | bit, rd1, full, k, clash_free, tabs[0], tabs[1], tabs[2])
+    return leaves
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _two_rows_and_tail(ld, cd, rd, avail, s, fb_next, s_next, full, k, clash_free, tabs):
+    """(leaves, nodes) of each queen of ``avail`` two rows above the tail (masks ld, cd, rd,
+    ``s`` the distance to the next inner row, whose border diagonals are ``fb_next``), then of
+    each queen in that row (:func:`_row_and_tail`); the nodes are the next row's queens."""
+    leaves = nodes = np.int64(0)
+    while avail:
+        bit = avail & -avail
+        avail ^= bit
+        ld1 = (ld | bit) << s
+        cd1 = cd | bit
+        rd1 = (rd | bit) >> s
+        below = ~(ld1 | cd1 | rd1 | fb_next) & full
+        nodes += popcount(below)
+        leaves += _row_and_tail(ld1, cd1, rd1, below, s_next, full, k, clash_free, tabs)
+    return leaves, nodes
+
+
 @njit(cache=True, nogil=True)
-def walk(n, d, D, ld, cd, rd, fb, sh):
-    """(leaves, nodes) below inner row ``d`` of a constellation (masks of row ``rows[d]``).
+def walk(n, d, D, ld, cd, rd, fb, sh, rows, tabs):
+    """(leaves, nodes) below inner row ``d`` of a constellation (masks of row ``rows[d]``;
+    ``tabs`` the tail's :func:`.tail.tables`).
 
     Invariant at the loop head: inner rows < d hold queens, (ld, cd, rd) describe inner row d
     (the diagonals of the queens placed in the walk, shifted to that row), ``avail`` (nonzero)
     its columns not yet tried; the frames below ``sp`` are the rows above with columns left.
     Each pass places one queen, as in :mod:`.kernel` (push the row's other columns, step down,
-    pop when the child has none).  The last two inner rows are counted at once: when the walk
-    reaches row D - 2 two columns x, y are left, and a leaf is x there and y in row D - 1 (or
-    y then x), the two apart diagonally and y (x) free in row D - 1.  Row indices are taken
-    ``& 63`` (never negative), which spares numba's wraparound test on every load.
+    pop when the child has none).  The last five inner rows (from ``e = D - 5``) are scored at
+    once by table (:mod:`.tail`), and the two rows above them are placed by two nested loops
+    without the stack (:func:`_two_rows_and_tail`): the stack's push, pop and the branch on an
+    empty child cost more there than the queens.  ``nodes`` counts the queens placed one by one
+    (those of the rows above the tail).  Row indices are taken ``& 63`` (never negative), which
+    spares numba's wraparound test on every load.  A walk that starts below row ``e`` or has
+    fewer than five inner rows is :func:`plain_walk`.
 
     The loop is written out again in :func:`plain_walk` (and :func:`sym_walk`), without the
     ending, on purpose: it is the search's hot loop.  One loop for both would test for the
@@ -274,16 +313,30 @@ def walk(n, d, D, ld, cd, rd, fb, sh):
     :func:`.kernel._walk` does) compiled to the same instructions but measured slower here, as
     code placement can make a loop this short.
     """
-    if d >= D - 2:  # too close to the end for the loop below: the plain walk
+    pattern, k = tail.setup(rows, D, fb, tabs[4])
+    e = D - tail.TAIL_ROWS
+    if pattern < 0 or d > e:
         return plain_walk(n, d, D, ld, cd, rd, fb, sh)
+    clash_free = tabs[3][pattern]
     full = (np.int64(1) << n) - 1
-    stk = np.empty(8 * SLOTS, np.int64)
-    end = D - 2
-    s2 = sh[end]
-    fb1 = fb[D - 1]
+    if d == e:
+        return tail.score(ld, cd, rd, full, k, clash_free, tabs[0], tabs[1], tabs[2]), np.int64(0)
+    f = e - 1  # the row above the tail
+    g = e - 2  # two rows above: the walk hands its columns to _two_rows_and_tail
+    s_f = sh[f & 63]
+    s_g = sh[g & 63]
+    fb_f = fb[f & 63]
     avail = ~(ld | cd | rd | fb[d & 63]) & full
     nodes = popcount(avail)
     leaves = np.int64(0)
+    if d == f:
+        return _row_and_tail(ld, cd, rd, avail, s_f, full, k, clash_free, tabs), nodes
+    if d == g:
+        found, more = _two_rows_and_tail(
+            ld, cd, rd, avail, s_g, fb_f, s_f, full, k, clash_free, tabs
+        )
+        return found, nodes + more
+    stk = np.empty(8 * SLOTS, np.int64)
     sp = 0
     if avail == 0:
         return leaves, nodes
@@ -298,16 +351,12 @@ def walk(n, d, D, ld, cd, rd, fb, sh):
         d += 1
         avail = ~(ld | cd | rd | fb[d & 63]) & full
         nodes += popcount(avail)
-        if d == end:
-            x = ~cd & full
-            y = x & (x - 1)  # the higher column left
-            x ^= y
-            free = ~((ld << s2) | (rd >> s2) | fb1)  # row D - 1 before row D - 2's queen
-            k = ((avail & x) != 0) & ((free & y) != 0)
-            k += ((avail & y) != 0) & ((free & x) != 0)
-            k *= (((x << s2) | (x >> s2)) & y) == 0
-            leaves += k
-            nodes += k  # the queens of row D - 1
+        if d == g:
+            found, more = _two_rows_and_tail(
+                ld, cd, rd, avail, s_g, fb_f, s_f, full, k, clash_free, tabs
+            )
+            leaves += found
+            nodes += more
             avail = 0
         if avail == 0:
             if sp == 0:
@@ -318,7 +367,8 @@ def walk(n, d, D, ld, cd, rd, fb, sh):
 
 @njit(cache=True, nogil=True)
 def plain_walk(n, d, D, ld, cd, rd, fb, sh):
-    """:func:`walk` without its two-row ending: (leaves, nodes) below inner row ``d``."""
+    """:func:`walk` without its tail: (leaves, nodes) below inner row ``d``, every queen placed
+    one by one."""
     full = (np.int64(1) << n) - 1
     stk = np.empty(8 * SLOTS, np.int64)
     if d == D:
@@ -407,10 +457,11 @@ def sym_walk(n, d, D, ld, cd, rd, fb, sh, rows, board, stab):
 
 
 @njit(cache=True, nogil=True)
-def count_unit(n, unit, stab):
+def count_unit(n, unit, stab, tabs):
     """(Q part, U part, nodes) below ``unit``: (t, b, left, right, then the columns of its first
     inner rows, -1 for none), a constellation as :func:`canonical` lists it (in the image it is
-    searched in) with stabilizer ``stab`` (bit set); (0, 0, 0) if the columns clash."""
+    searched in) with stabilizer ``stab`` (bit set); (0, 0, 0) if the columns clash.  ``tabs``:
+    :func:`.tail.tables`."""
     rows, fb, sh, D, cd = setup(n, unit)
     full = (np.int64(1) << n) - 1
     z = np.int64(0)
@@ -433,7 +484,7 @@ def count_unit(n, unit, stab):
         cd |= bit
     weight = 8 // popcount(np.int64(stab))
     if stab == 1:
-        leaves, nodes = walk(n, depth, D, ld, cd, rd, fb, sh)
+        leaves, nodes = walk(n, depth, D, ld, cd, rd, fb, sh, rows, tabs)
         return weight * leaves, leaves, nodes
     leaves, classes, nodes = sym_walk(n, depth, D, ld, cd, rd, fb, sh, rows, board, stab)
     return weight * leaves, classes, nodes
@@ -522,19 +573,21 @@ def units(n, depth):
 
 
 @njit(cache=True, nogil=True)
-def count_batch(n, unit_rows, stabs, counts, classes, nodes):
-    """Fill counts[i] (Q part), classes[i] (U part) and nodes[i] below each unit row."""
+def count_batch(n, unit_rows, stabs, counts, classes, nodes, tabs):
+    """Fill counts[i] (Q part), classes[i] (U part) and nodes[i] below each unit row (``tabs``:
+    :func:`.tail.tables`)."""
     for i in range(unit_rows.shape[0]):
-        counts[i], classes[i], nodes[i] = count_unit(n, unit_rows[i], stabs[i])
+        counts[i], classes[i], nodes[i] = count_unit(n, unit_rows[i], stabs[i], tabs)
 
 
 @njit(cache=True, nogil=True)
-def whole(n):
-    """(Q(n), U(n), nodes) over every canonical constellation of side n."""
+def whole(n, tabs):
+    """(Q(n), U(n), nodes) over every canonical constellation of side n (``tabs``:
+    :func:`.tail.tables`)."""
     cons = canonical(n)
     q = u = nodes = np.int64(0)
     for i in range(cons.shape[0]):
-        a, b, c = count_unit(n, cons[i, :4], cons[i, 4])
+        a, b, c = count_unit(n, cons[i, :4], cons[i, 4], tabs)
         q += a
         u += b
         nodes += c

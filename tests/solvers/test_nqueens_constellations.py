@@ -10,7 +10,9 @@ import random
 import numpy as np
 import pytest
 
-from boardsweep.solvers.nqueens import constellations, tree
+from boardsweep.solvers.nqueens import constellations, tail, tree
+
+TABS = tail.tables()
 
 # OEIS A000170 (all solutions) and A002562 (fundamental solutions), n = 1..16
 A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512]
@@ -41,13 +43,13 @@ def brute(n: int) -> tuple[int, int]:
 
 @pytest.mark.parametrize("n", range(1, 9))
 def test_brute_force(n):
-    q, u, _ = constellations.whole(n)
+    q, u, _ = constellations.whole(n, TABS)
     assert (int(q), int(u)) == brute(n)
 
 
 @pytest.mark.parametrize("n", range(1, 16))
 def test_oeis_and_tree(n):
-    q, u, nodes = constellations.whole(n)
+    q, u, nodes = constellations.whole(n, TABS)
     assert (int(q), int(u)) == (A000170[n - 1], A002562[n - 1])
     tq, tu, _ = tree.whole(n)
     assert (int(q), int(u)) == (int(tq), int(tu))
@@ -55,7 +57,7 @@ def test_oeis_and_tree(n):
 
 
 def test_sixteen():
-    q, u, _ = constellations.whole(16)
+    q, u, _ = constellations.whole(16, TABS)
     assert (int(q), int(u)) == (A000170[15], A002562[15])
 
 
@@ -121,7 +123,7 @@ def test_units_sum_to_whole(n, depth):
         c = np.zeros(len(idx), np.int64)
         u = np.zeros(len(idx), np.int64)
         m = np.zeros(len(idx), np.int64)
-        constellations.count_batch(n, rows[idx], stabs[idx], c, u, m)
+        constellations.count_batch(n, rows[idx], stabs[idx], c, u, m, TABS)
         counts[idx], classes[idx], nodes[idx] = c, u, m
     assert int(counts.sum()) == A000170[n - 1]
     assert int(classes.sum()) == A002562[n - 1]
@@ -132,7 +134,7 @@ def test_unit_with_clashing_columns_counts_nothing():
     rows, stabs = constellations.units(10, 1)
     bad = rows[0].copy()
     bad[4] = bad[0]  # the top queen's column again
-    assert constellations.count_unit(10, bad, stabs[0]) == (0, 0, 0)
+    assert constellations.count_unit(10, bad, stabs[0], TABS) == (0, 0, 0)
 
 
 @pytest.mark.parametrize("n,depth", [(1, 0), (1, 2), (4, 3), (8, 0), (8, 2), (11, 1), (12, 3)])
@@ -180,25 +182,50 @@ def test_large_boards_count_units_without_listing_them():
         assert t != b and c0 != c1 and {c0, c1}.isdisjoint({0, 26, t, b})
 
 
-@pytest.mark.parametrize("n", [6, 9, 11])
-def test_walk_counts_the_plain_walks_leaves_and_nodes(n):
-    """The hot walk's two-row ending changes neither leaves nor nodes: the plain walk (every
-    row placed, the board's fullness tested) finds the same, from every start row."""
-    for con in constellations.canonical(n):
-        rows, fb, sh, D, cd = constellations.setup(n, con)
-        z = np.int64(0)
-        assert constellations.walk(n, 0, D, z, cd, z, fb, sh) == constellations.plain_walk(
-            n, 0, D, z, cd, z, fb, sh
-        )
-    for unit, stab in zip(*constellations.units(n, 2), strict=True):
-        if stab == 1:  # the hot walk below a unit: compare with the plain walk by hand
+def nodes_above_tail(n, d, D, ld, cd, rd, fb, sh):
+    """The queens a walk from inner row d places one by one: every inner row above the last
+    five (all of them when fewer than five are left or the board has fewer), counted here by a
+    plain recursion."""
+    stop = D - tail.TAIL_ROWS if d <= D - tail.TAIL_ROWS else D
+    full = (1 << n) - 1
+
+    def below(d, ld, cd, rd):
+        if d >= stop:
+            return 0
+        avail = ~(ld | cd | rd | int(fb[d])) & full
+        total = bin(avail).count("1")
+        while avail:
+            bit = avail & -avail
+            avail ^= bit
+            s = int(sh[d])
+            total += below(d + 1, (ld | bit) << s, cd | bit, (rd | bit) >> s)
+        return total
+
+    return below(d, ld, cd, rd)
+
+
+@pytest.mark.parametrize("n", [6, 9, 11, 12])
+def test_walk_counts_the_plain_walks_leaves(n):
+    """The hot walk's table tail and nested rows change no leaf: the plain walk (every row
+    placed, the board's fullness tested) finds the same from every start row, the tail's own
+    rows and the two above it included; its nodes are the queens above the tail."""
+    starts = set()
+    for depth in range(n):
+        for unit, stab in zip(*constellations.units(n, depth), strict=True):
+            if stab != 1 or (depth and unit[4 + depth - 1] < 0):
+                continue
             rows, fb, sh, D, cd = constellations.setup(n, unit)
             ld = rd = 0
-            for d in range(2):
+            for d in range(depth):
                 bit = 1 << int(unit[4 + d])
                 ld, rd, cd = (ld | bit) << int(sh[d]), (rd | bit) >> int(sh[d]), cd | bit
-            args = (n, 2, D, np.int64(ld), np.int64(cd), np.int64(rd), fb, sh)
-            assert constellations.walk(*args) == constellations.plain_walk(*args)
+            args = (n, depth, D, np.int64(ld), np.int64(cd), np.int64(rd), fb, sh)
+            leaves, nodes = constellations.walk(*args, rows, TABS)
+            assert leaves == constellations.plain_walk(*args)[0]
+            assert nodes == nodes_above_tail(n, depth, D, ld, int(cd), rd, fb, sh)
+            starts.add(D - depth)
+    if n >= 11:  # the walk's every way in: the loop, two rows above the tail, one, the tail
+        assert {tail.TAIL_ROWS + k for k in range(4)} <= starts
 
 
 def images(n: int, t: int, b: int, left: int, right: int) -> list[tuple[int, int, int, int]]:
@@ -229,7 +256,7 @@ def test_every_image_walks_the_same_leaves(n):
         for image in images(n, *map(int, con[:4])):
             rows, fb, sh, D, cd = constellations.setup(n, np.array(image, np.int64))
             z = np.int64(0)
-            found.add(int(constellations.walk(n, 0, D, z, cd, z, fb, sh)[0]))
+            found.add(int(constellations.walk(n, 0, D, z, cd, z, fb, sh, rows, TABS)[0]))
         assert len(found) == 1
 
 
