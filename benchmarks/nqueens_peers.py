@@ -9,7 +9,10 @@ Sides, each counting Q(n) on one core, interleaved (the order rotates every repe
   numba, warmed first); CPU seconds of this process.
 * **constellations**: boardsweep's constellation search (``solvers.nqueens.constellations``:
   the four border queens first, NQueensFAF's algorithm class) in this process, warmed first;
-  CPU seconds of this process.  It walks its own tree, so its nodes are its own.
+  CPU seconds of this process.  It walks its own tree, so its nodes are its own: the queens it
+  places one by one, above the last five inner rows, which it scores by table
+  (``solvers.nqueens.tail``).  Its nodes/s and cycles/node are per such queen and compare
+  with no other side's; the sides compare by time.
 * **D4 C**: ``benchmarks/nqueens_d4.c``, our own C counter of takaken's algorithm class that
   walks the same tree as the kernel (built here with ``cc -O3 -march=native`` into
   ``benchmarks/bin/``); CPU seconds of the child.  Both report the nodes (queens placed) and
@@ -264,7 +267,9 @@ def main() -> None:
         + (
             f" *cycles/node*: median seconds times the clock Linux reports ({hz / 1e6:.0f} MHz, "
             "/proc/cpuinfo), over the nodes; the peers count no nodes, so theirs compare by "
-            "time."
+            "time. The constellation search's nodes are the queens it places one by one, above "
+            "the last five inner rows that it scores by table: its cycles/node is per such "
+            "queen and compares with no other side's."
             if hz
             else " No clock is reported here, so no cycles per node."
         )
