@@ -220,7 +220,7 @@ def unique(n: int) -> tuple[int, int]:
 # the constellation search's seconds on one core at n = 16 and its growth per step of n (nodes
 # and time grow alike), fitted to benchmarks/nqueens_peers.py runs; the measured figures are
 # on the speed page, docs/speed.md
-_SECONDS_AT_16 = 1.4
+_SECONDS_AT_16 = 0.6
 _GROWTH = 7.1
 
 
@@ -402,8 +402,9 @@ def solution_units(n: int, lo: int, hi: int) -> np.ndarray:
 # enumerating is a plain search (more nodes than the symmetric one's, run twice: count, then
 # fill) plus n bytes per solution into Arrow: the factor over the constellation count's cost()
 # was fitted to enumerations timed at small n (benchmarks/nqueens.py --enumerate; figures on
-# the speed page, docs/speed.md)
-_SOLUTIONS_FACTOR = 9.5
+# the speed page, docs/speed.md); cost() fell when the count gained its table tail, and the
+# enumeration did not, so the factor rose by as much
+_SOLUTIONS_FACTOR = 22.0
 
 
 def solutions_cost(n: int) -> float:
