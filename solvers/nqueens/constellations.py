@@ -268,7 +268,9 @@ def _row_and_tail(ld, cd, rd, avail, s, full, k, clash_free, tabs):
         avail ^= bit
         ld1 = (ld | bit) << s
         rd1 = (rd | bit) >> s
-        leaves += tail.score(ld1, cd | bit, rd1, full, k, clash_free, tabs[0], tabs[1], tabs[2])
+        leaves += tail.score(
+            ld1, cd | bit, rd1, full, k, clash_free, tabs.cells01, tabs.cells23, tabs.cells4
+        )
     return leaves
 
 
@@ -313,14 +315,15 @@ def walk(n, d, D, ld, cd, rd, fb, sh, rows, tabs):
     :func:`.kernel._walk` does) compiled to the same instructions but measured slower here, as
     code placement can make a loop this short.
     """
-    pattern, k = tail.setup(rows, D, fb, tabs[4])
+    pattern, k = tail.setup(rows, D, fb, tabs.pattern)
     e = D - tail.TAIL_ROWS
     if pattern < 0 or d > e:
         return plain_walk(n, d, D, ld, cd, rd, fb, sh)
-    clash_free = tabs[3][pattern]
+    clash_free = tabs.clash_free[pattern]
     full = (np.int64(1) << n) - 1
     if d == e:
-        return tail.score(ld, cd, rd, full, k, clash_free, tabs[0], tabs[1], tabs[2]), np.int64(0)
+        found = tail.score(ld, cd, rd, full, k, clash_free, tabs.cells01, tabs.cells23, tabs.cells4)
+        return found, np.int64(0)
     f = e - 1  # the row above the tail
     g = e - 2  # two rows above: the walk hands its columns to _two_rows_and_tail
     s_f = sh[f & 63]

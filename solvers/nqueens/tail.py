@@ -29,6 +29,7 @@ from __future__ import annotations
 import functools
 import itertools
 import platform
+from typing import NamedTuple
 
 import numpy as np
 from llvmlite import binding, ir
@@ -123,24 +124,33 @@ def clash_free_table(offsets: tuple[int, ...]) -> np.ndarray:
     return _two_words(ok)
 
 
+class Tables(NamedTuple):
+    """The tail's tables (numba takes them as one argument and reads them by name)."""
+
+    cells01: np.ndarray  # int64 [1024, 2]: tail rows 0 and 1 (cells_table((0, 1)))
+    cells23: np.ndarray  # int64 [1024, 2]: tail rows 2 and 3
+    cells4: np.ndarray  # int64 [32, 2]: tail row 4
+    clash_free: np.ndarray  # int64 [15, 4096, 2]: clash_free_table of each offset pattern
+    pattern: np.ndarray  # int64 [8, 8, 8, 8]: the pattern number of offsets o1..o4, -1 for none
+
+
 @functools.cache
-def tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The tail's tables, made once per process: (rows 0-1 cells, rows 2-3 cells, row 4 cells,
-    clash-free by pattern [15, 4096, 2], pattern number by offsets [o1, o2, o3, o4] (-1: none))."""
+def tables() -> Tables:
+    """The tail's tables, made once per process."""
     patterns = list(itertools.combinations(range(1, MAX_OFFSET + 1), TAIL_ROWS - 1))
     number = np.full((MAX_OFFSET + 2,) * (TAIL_ROWS - 1), -1, np.int64)
     clash_free = np.empty((len(patterns), 4096, 2), np.int64)
     for p, offsets in enumerate(patterns):
         number[offsets] = p
         clash_free[p] = clash_free_table((0, *offsets))
-    return cells_table((0, 1)), cells_table((2, 3)), cells_table((4,)), clash_free, number
+    return Tables(cells_table((0, 1)), cells_table((2, 3)), cells_table((4,)), clash_free, number)
 
 
 @njit(cache=True, nogil=True)
 def setup(rows, D, fb, number):
-    """The tail of a walk whose inner rows are ``rows[:D]`` (border diagonals ``fb``): (its
-    pattern number, or -1 when the walk has fewer than TAIL_ROWS inner rows; the int64 tuple
-    (fb of its five rows, offsets o1..o4))."""
+    """The tail of a walk whose inner rows are ``rows[:D]`` (border diagonals ``fb``; ``number``
+    is :attr:`Tables.pattern`): (its pattern number, or -1 when the walk has fewer than
+    TAIL_ROWS inner rows; the int64 tuple (fb of its five rows, offsets o1..o4))."""
     e = D - TAIL_ROWS
     if e < 0:
         return -1, (0, 0, 0, 0, 0, 0, 0, 0, 0)

@@ -61,10 +61,18 @@ def test_score_counts_the_completions_by_cells():
         fb = [sparse(rng, n, rng.choice([0.0, 0.1])) for _ in range(5)]
         full = (1 << n) - 1
         cd = full & ~sum(1 << c for c in columns)
-        p = int(TABS[4][offsets[1:]])
+        p = int(TABS.pattern[offsets[1:]])
         k = tuple(np.int64(v) for v in (*fb, *offsets[1:]))
         got = _score(
-            np.int64(ld), np.int64(cd), np.int64(rd), np.int64(full), k, TABS[3][p], *TABS[:3]
+            np.int64(ld),
+            np.int64(cd),
+            np.int64(rd),
+            np.int64(full),
+            k,
+            TABS.clash_free[p],
+            TABS.cells01,
+            TABS.cells23,
+            TABS.cells4,
         )
         want = completions_by_cells(n, columns, offsets, ld, rd, fb)
         assert got == want, (n, offsets, columns, ld, rd, fb)
@@ -75,10 +83,10 @@ def test_score_counts_the_completions_by_cells():
 def test_setup_reads_the_last_five_inner_rows():
     rows = np.array([1, 2, 4, 5, 6, 8, 9, 11, 12, 13], np.int64)
     fb = np.arange(11, dtype=np.int64) * 3
-    pattern, k = tail.setup(rows, 10, fb, TABS[4])
+    pattern, k = tail.setup(rows, 10, fb, TABS.pattern)
     assert k == (15, 18, 21, 24, 27, 1, 3, 4, 5)  # rows 8, 9, 11, 12, 13: inner rows 5..9
-    assert pattern == TABS[4][1, 3, 4, 5] >= 0
-    assert tail.setup(rows, 4, fb, TABS[4])[0] == -1  # fewer than five inner rows
+    assert pattern == TABS.pattern[1, 3, 4, 5] >= 0
+    assert tail.setup(rows, 4, fb, TABS.pattern)[0] == -1  # fewer than five inner rows
 
 
 @pytest.mark.parametrize("seed", range(3))
