@@ -306,8 +306,10 @@ def walk(n, d, D, ld, cd, rd, fb, sh, rows, tabs):
     without the stack (:func:`_two_rows_and_tail`): the stack's push, pop and the branch on an
     empty child cost more there than the queens.  ``nodes`` counts the queens placed one by one
     (those of the rows above the tail).  Row indices are taken ``& 63`` (never negative), which
-    spares numba's wraparound test on every load.  A walk that starts below row ``e`` or has
-    fewer than five inner rows is :func:`plain_walk`.
+    spares numba's wraparound test on every load.  A walk that starts in those last seven rows
+    (a deep unit of a small board) or has fewer than five inner rows is :func:`plain_walk`,
+    which places every queen one by one; the tail and the loops are then compiled once, at
+    one place.
 
     The loop is written out again in :func:`plain_walk` (and :func:`sym_walk`), without the
     ending, on purpose: it is the search's hot loop.  One loop for both would test for the
@@ -316,29 +318,17 @@ def walk(n, d, D, ld, cd, rd, fb, sh, rows, tabs):
     code placement can make a loop this short.
     """
     pattern, k = tail.setup(rows, D, fb, tabs.pattern)
-    e = D - tail.TAIL_ROWS
-    if pattern < 0 or d > e:
+    g = D - tail.TAIL_ROWS - 2  # two rows above the tail: the walk hands them to the loops
+    if pattern < 0 or d >= g:
         return plain_walk(n, d, D, ld, cd, rd, fb, sh)
     clash_free = tabs.clash_free[pattern]
     full = (np.int64(1) << n) - 1
-    if d == e:
-        found = tail.score(ld, cd, rd, full, k, clash_free, tabs.cells01, tabs.cells23, tabs.cells4)
-        return found, np.int64(0)
-    f = e - 1  # the row above the tail
-    g = e - 2  # two rows above: the walk hands its columns to _two_rows_and_tail
-    s_f = sh[f & 63]
+    s_f = sh[(g + 1) & 63]  # from the row above the tail to the tail
     s_g = sh[g & 63]
-    fb_f = fb[f & 63]
+    fb_f = fb[(g + 1) & 63]
     avail = ~(ld | cd | rd | fb[d & 63]) & full
     nodes = popcount(avail)
     leaves = np.int64(0)
-    if d == f:
-        return _row_and_tail(ld, cd, rd, avail, s_f, full, k, clash_free, tabs), nodes
-    if d == g:
-        found, more = _two_rows_and_tail(
-            ld, cd, rd, avail, s_g, fb_f, s_f, full, k, clash_free, tabs
-        )
-        return found, nodes + more
     stk = np.empty(8 * SLOTS, np.int64)
     sp = 0
     if avail == 0:

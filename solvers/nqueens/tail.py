@@ -115,9 +115,9 @@ def clash_free_table(offsets: tuple[int, ...]) -> np.ndarray:
     capped at GAP_CAP) holds the permutations of which no two queens share a diagonal, the
     tail rows at ``offsets`` (five, the first 0)."""
     index = np.arange(4096, dtype=np.int64)
-    gaps = ((index[:, None] >> (3 * np.arange(4))) & 7) + 1
-    x = np.concatenate([np.zeros((4096, 1), np.int64), np.cumsum(gaps, axis=1)], axis=1)
-    cols = x[:, PERMUTATIONS]  # [4096, 120, 5]: the column of each tail row
+    gaps = (((index[:, None] >> (3 * np.arange(4))) & 7) + 1).astype(np.int8)
+    x = np.concatenate([np.zeros((4096, 1), np.int8), np.cumsum(gaps, axis=1, dtype=np.int8)], 1)
+    cols = x[:, PERMUTATIONS]  # [4096, 120, 5]: the column of each tail row (at most 32: int8)
     ok = np.ones((4096, len(PERMUTATIONS)), bool)
     for i, j in itertools.combinations(range(TAIL_ROWS), 2):
         ok &= np.abs(cols[:, :, i] - cols[:, :, j]) != offsets[j] - offsets[i]

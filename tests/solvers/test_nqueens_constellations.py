@@ -184,9 +184,9 @@ def test_large_boards_count_units_without_listing_them():
 
 def nodes_above_tail(n, d, D, ld, cd, rd, fb, sh):
     """The queens a walk from inner row d places one by one: every inner row above the last
-    five (all of them when fewer than five are left or the board has fewer), counted here by a
-    plain recursion."""
-    stop = D - tail.TAIL_ROWS if d <= D - tail.TAIL_ROWS else D
+    five, or all of them when the walk starts in the last seven rows, counted here by a plain
+    recursion."""
+    stop = D - tail.TAIL_ROWS if d < D - tail.TAIL_ROWS - 2 else D
     full = (1 << n) - 1
 
     def below(d, ld, cd, rd):
@@ -207,8 +207,8 @@ def nodes_above_tail(n, d, D, ld, cd, rd, fb, sh):
 @pytest.mark.parametrize("n", [6, 9, 11, 12])
 def test_walk_counts_the_plain_walks_leaves(n):
     """The hot walk's table tail and nested rows change no leaf: the plain walk (every row
-    placed, the board's fullness tested) finds the same from every start row, the tail's own
-    rows and the two above it included; its nodes are the queens above the tail."""
+    placed, the board's fullness tested) finds the same from every start row; its nodes are
+    the queens above the tail (every queen where it starts in the last seven rows)."""
     starts = set()
     for depth in range(n):
         for unit, stab in zip(*constellations.units(n, depth), strict=True):
@@ -224,8 +224,8 @@ def test_walk_counts_the_plain_walks_leaves(n):
             assert leaves == constellations.plain_walk(*args)[0]
             assert nodes == nodes_above_tail(n, depth, D, ld, int(cd), rd, fb, sh)
             starts.add(D - depth)
-    if n >= 11:  # the walk's every way in: the loop, two rows above the tail, one, the tail
-        assert {tail.TAIL_ROWS + k for k in range(4)} <= starts
+    if n >= 11:  # the walk's both ways: the loop into the tail, and the plain walk
+        assert {tail.TAIL_ROWS + 2, tail.TAIL_ROWS + 3} <= starts
 
 
 def images(n: int, t: int, b: int, left: int, right: int) -> list[tuple[int, int, int, int]]:
